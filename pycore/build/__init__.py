@@ -1,0 +1,1 @@
+"""Build-time glue (MkDocs hook, templates, packing); never shipped to the browser."""

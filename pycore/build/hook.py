@@ -1,0 +1,75 @@
+"""MkDocs hook: figure markers become pre-rendered figures; assets and embed pages are written.
+
+An unknown figure id or a bad parameter raises PluginError naming the page, so
+``mkdocs build --strict`` fails instead of shipping a hole.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pycore.build import embed, pack  # noqa: E402
+from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
+from pycore.build.render import render_marker  # noqa: E402
+
+_rendered: dict[str, list[str]] = {}
+
+
+def _embed_root(page_url: str) -> str:
+    """The path from a page to the embed pages, relative so the site works under any prefix."""
+    depth = page_url.strip("/").count("/") + 1 if page_url.strip("/") else 0
+    return "../" * depth + "embed/"
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Swap each figure marker for a placeholder, keeping its HTML for on_page_content."""
+    html: list[str] = []
+    anchors: dict[str, int] = {}
+
+    def replace(match):
+        try:
+            marker = parse_marker(match.group("body"))
+            anchors[marker.figure] = anchors.get(marker.figure, 0) + 1
+            n = anchors[marker.figure]
+            anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
+            html.append(render_marker(marker, anchor=anchor, embed_root=_embed_root(page.url)))
+        except MarkerError as err:
+            raise PluginError(f"{page.file.src_uri}: {err}") from None
+        return f'\n<div data-sq-placeholder="{len(html) - 1}"></div>\n'
+
+    out = FENCE.sub(replace, markdown)
+    _rendered[page.file.src_uri] = html
+    return out
+
+
+def on_page_content(html, page, config, files):
+    """Put the pre-rendered figures where their placeholders landed."""
+    for i, figure in enumerate(_rendered.pop(page.file.src_uri, [])):
+        token = f'<div data-sq-placeholder="{i}"></div>'
+        if token not in html:
+            raise PluginError(f"{page.file.src_uri}: figure {i + 1} was lost in Markdown conversion")
+        html = html.replace(token, figure)
+    return html
+
+
+def on_post_build(config):
+    """Write the core archive and its manifest, vendor files and one embed page per figure."""
+    site = Path(config["site_dir"])
+    name, data = pack.core_archive()
+    assets = site / "assets" / "sqrt-dk"
+    assets.mkdir(parents=True, exist_ok=True)
+    for old in assets.glob("core-*.zip"):
+        old.unlink()
+    (assets / name).write_bytes(data)
+    (assets / "core.json").write_text(json.dumps({"archive": name}), encoding="utf-8")
+    pack.copy_vendor(site)
+    embed.write_pages(site)
+

@@ -1,0 +1,57 @@
+"""Render a figure instance to HTML with Jinja2: the pre-rendered SVG, controls, readouts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from .. import bridge, figures
+from ..params import ParamError
+from .markers import Marker, MarkerError
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                  keep_trailing_newline=True)
+
+
+def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
+                   controls: tuple[str, ...] | None, embed_url: str, page_url: str) -> dict[str, Any]:
+    """What the figure template needs for one instance in one state."""
+    module = figures.get(figure_id)
+    shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
+    v = bridge.view(module, state)
+    return {
+        "id": figure_id,
+        "anchor": anchor,
+        "title": module.TITLE,
+        "caption": caption or module.TITLE,
+        "state_json": json.dumps(v["state"], ensure_ascii=False, separators=(",", ":")),
+        "svg": v["svg"],
+        "readouts": [(name, label, v["readouts"][name]) for name, label in module.READOUTS],
+        "controls": shown,
+        "values": v["values"],
+        "embed_url": embed_url,
+        "page_url": page_url,
+        "height": module.HEIGHT,
+    }
+
+
+def render_marker(marker: Marker, *, anchor: str, embed_root: str) -> str:
+    """One Markdown marker to figure HTML; any problem raises MarkerError naming the figure."""
+    try:
+        module = figures.get(marker.figure)
+        state = module.parse(marker.params)
+    except ParamError as err:
+        raise MarkerError(f"figure '{marker.figure}': {err}") from None
+    known = {c.name for c in module.CONTROLS}
+    for name in marker.controls or ():
+        if name not in known:
+            raise MarkerError(f"figure '{marker.figure}': unknown control '{name}'; "
+                              f"it has: {', '.join(sorted(known)) or 'none'}")
+    context = figure_context(marker.figure, state, anchor=marker.anchor or anchor, caption=marker.caption,
+                             controls=marker.controls, embed_url=f"{embed_root}{marker.figure}/",
+                             page_url="")
+    return ENV.get_template("figure.html.j2").render(context)

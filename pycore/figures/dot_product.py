@@ -1,0 +1,163 @@
+"""Step 2: the dot product of Q and K as a number, as two terms that add up, and as an angle."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import marks, params
+from ..controls import Play, Range
+from ..svg import el, fmt, svg, text
+from ..vectors import Vec, angle_deg, dot, norm, rotate, snap, terms
+from . import _arrows
+
+TITLE = "The dot product: two arrows, one number"
+PAGE = "step-2/"
+HEIGHT = 640
+READOUTS = (
+    ("dot", "Q·Kᵀ"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
+)
+CONTROLS = (
+    Range("swing", "Swing K from aligned to opposed (degrees)", 0, 180, 1),
+    Play("swing", "Play the swing", stops=(0, 90, 180)),
+)
+PLANE = marks.Plane(left=30, top=10, size=320, extent=_arrows.EXTENT)
+BAR_LEFT, BAR_RIGHT, BAR_RANGE = 400, 660, 8.0
+
+
+@dataclass(frozen=True)
+class State:
+    """Two 2-D vectors; the swing control is derived from the angle between them."""
+
+    q: Vec = (1.5, 0.5)
+    """The query arrow."""
+    k: Vec = (0.5, 1.5)
+    """The key arrow."""
+
+
+def parse(p: params.Params) -> State:
+    """State from parameters ``q`` and ``k`` ("x,y", each in [-2, 2])."""
+    params.check_known(p, ("q", "k"))
+    d = State()
+    e = _arrows.EXTENT
+    return State(q=params.vector(p, "q", d.q, 2, -e, e), k=params.vector(p, "k", d.k, 2, -e, e))
+
+
+def swung(state: State, degrees: float) -> State:
+    """K turned to ``degrees`` from Q (counter-clockwise), its length kept and clipped to the grid.
+
+    0 is aligned, 90 perpendicular, 180 opposed.
+    """
+    nq = norm(state.q)
+    direction = (state.q[0] / nq, state.q[1] / nq) if nq > 0 else (1.0, 0.0)
+    length = min(norm(state.k) or 1.0, _arrows.EXTENT)
+    x, y = rotate(direction, degrees)
+    return replace(state, k=(snap(x * length), snap(y * length)))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """Drag or key-move a tip; a ``swing`` event turns K to the given angle from Q."""
+    if event.get("type") == "swing":
+        value = float(event.get("value", 0))
+        if not 0 <= value <= 180:
+            raise params.ParamError(f"swing must be a number from 0 to 180, got '{value}'")
+        return swung(state, value)
+    name = event.get("handle")
+    if name not in ("q", "k"):
+        return state
+    return replace(state, **{name: _arrows.moved(getattr(state, name), event, PLANE)})
+
+
+def cue(state: State) -> str:
+    """Aligned / perpendicular / opposed, in words, from the cosine of the angle."""
+    nq, nk = norm(state.q), norm(state.k)
+    if nq == 0 or nk == 0:
+        return "undefined (an arrow has length 0)"
+    cos = dot(state.q, state.k) / (nq * nk)
+    if cos > 0.985:
+        return "aligned"
+    if cos < -0.985:
+        return "opposed"
+    if abs(cos) < 0.035:
+        return "perpendicular"
+    return "partly aligned" if cos > 0 else "partly opposed"
+
+
+def derived_values(state: State) -> dict[str, str]:
+    """The swing slider shows the current angle."""
+    a = angle_deg(state.q, state.k)
+    return {"swing": str(round(a)) if a is not None else "0"}
+
+
+def readouts(state: State) -> dict[str, str]:
+    """The dot product, its two terms, the angle and the cue."""
+    t = terms(state.q, state.k)
+    a = angle_deg(state.q, state.k)
+    return {
+        "dot": fmt(dot(state.q, state.k), 4),
+        "q1k1": fmt(t[0], 4),
+        "q2k2": fmt(t[1], 4),
+        "angle": "undefined" if a is None else f"{fmt(a, 1)}°",
+        "cue": cue(state),
+    }
+
+
+def _bx(v: float) -> float:
+    return BAR_LEFT + (v + BAR_RANGE) / (2 * BAR_RANGE) * (BAR_RIGHT - BAR_LEFT)
+
+
+def _bars(state: State) -> list[str]:
+    """The two terms as bars laid end to end on one number line, and their total."""
+    t1, t2 = terms(state.q, state.k)
+    total = dot(state.q, state.k)
+    zero = _bx(0)
+    parts = [text((BAR_LEFT + BAR_RIGHT) / 2, 40, "Q·Kᵀ = q₁k₁ + q₂k₂", "sq-heading", "middle")]
+    for v in range(-8, 9, 2):
+        parts.append(marks.line(_bx(v), 70, _bx(v), 250, "sq-axis" if v == 0 else "sq-grid"))
+        parts.append(text(_bx(v), 268, fmt(v), "sq-tick", "middle"))
+    rows = (
+        ("q₁k₁", zero, _bx(t1), 85, "sq-term1", t1),
+        ("q₂k₂", _bx(t1), _bx(t1 + t2), 135, "sq-term2", t2),
+        ("sum", zero, _bx(total), 195, "sq-total", total),
+    )
+    for label, x0, x1, y, cls, value in rows:
+        parts.append(marks.rect(x0, y, x1 - x0, 34, f"sq-bar {cls}"))
+        parts.append(text(BAR_LEFT - 6, y + 22, label, "sq-tick", "end"))
+        anchor = "start" if x1 >= x0 else "end"
+        shift = 6 if x1 >= x0 else -6
+        parts.append(text(max(x0, x1) + shift if x1 >= x0 else min(x0, x1) + shift, y + 22,
+                          fmt(value, 2), "sq-value", anchor))
+    parts.append(text((BAR_LEFT + BAR_RIGHT) / 2, 300, f"the arrows are {cue(state)}", "sq-cue", "middle"))
+    return parts
+
+
+def _angle_arc(state: State) -> list[str]:
+    """A small arc between the two arrows, labelled with the angle."""
+    a = angle_deg(state.q, state.k)
+    if a is None:
+        return []
+    r = 34.0
+    ox, oy = PLANE.px(0, 0)
+    aq = math.atan2(state.q[1], state.q[0])
+    ak = math.atan2(state.k[1], state.k[0])
+    cross = state.q[0] * state.k[1] - state.q[1] * state.k[0]
+    sx, sy = ox + r * math.cos(aq), oy - r * math.sin(aq)
+    ex, ey = ox + r * math.cos(ak), oy - r * math.sin(ak)
+    sweep = 0 if cross > 0 else 1
+    mid = aq + math.radians(a / 2) * (1 if cross > 0 else -1)
+    return [
+        el("path", {"d": f"M {fmt(sx)} {fmt(sy)} A {fmt(r)} {fmt(r)} 0 0 {sweep} {fmt(ex)} {fmt(ey)}",
+                    "class": "sq-arc"}),
+        text(ox + 52 * math.cos(mid), oy - 52 * math.sin(mid) + 4, f"{fmt(a, 0)}°", "sq-tick", "middle"),
+    ]
+
+
+def render(state: State) -> str:
+    """Arrows on the left, the terms adding up on the right."""
+    label = (f"Q = {_arrows.pair(state.q)} and K = {_arrows.pair(state.k)}; "
+             f"dot product {fmt(dot(state.q, state.k), 2)}; the arrows are {cue(state)}")
+    parts = _arrows.draw(PLANE, state.q, state.k)
+    parts[1:1] = _angle_arc(state)
+    return svg(680, 350, label, parts + _bars(state), "sq-dot-product", interactive=True)

@@ -1,0 +1,53 @@
+"""Make sure a Chromium is there for the browser tests, or say clearly what to install.
+
+Order: Playwright's own Chromium (``playwright install chromium``); else Debian's
+``/usr/bin/chromium``, installed with apt-get when running as root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SYSTEM_CHROMIUM = "/usr/bin/chromium"
+
+
+def playwright_chromium() -> str | None:
+    """Path of Playwright's own Chromium if it is installed."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        path = p.chromium.executable_path
+    return path if Path(path).exists() else None
+
+
+def executable() -> str | None:
+    """The Chromium the tests will launch: Playwright's own, else the system one, else None."""
+    return playwright_chromium() or (SYSTEM_CHROMIUM if Path(SYSTEM_CHROMIUM).exists() else None)
+
+
+def main() -> int:
+    if executable():
+        return 0
+    print("Installing Playwright's Chromium ...", flush=True)
+    if subprocess.run([sys.executable, "-m", "playwright", "install", "chromium"],
+                      capture_output=True).returncode == 0 and playwright_chromium():
+        return 0
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("Playwright could not download its browser; installing Debian's chromium ...", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env)
+        if Path(SYSTEM_CHROMIUM).exists():
+            return 0
+    print("No Chromium for the browser tests. Install one of:\n"
+          "  .venv/bin/python -m playwright install chromium   (needs internet)\n"
+          "  sudo apt-get install chromium                      (Debian/Ubuntu)", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

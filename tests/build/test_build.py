@@ -1,0 +1,88 @@
+"""A real strict build: pre-rendered figures, assets, embed pages, and nothing from a CDN."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pycore import figures
+from pycore.params import from_json
+from tests.conftest import ROOT, build_site
+
+FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
+EXTERNAL = re.compile(r"""<(?:script|link|img|source|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//""", re.I)
+
+
+def pages(site_dir: Path) -> list[Path]:
+    return sorted(site_dir.rglob("*.html"))
+
+
+def test_every_page_with_a_figure_holds_its_prerendered_svg(site_dir):
+    seen = set()
+    for page in pages(site_dir):
+        text = page.read_text(encoding="utf-8")
+        for figure_id, state in FIGURE_RE.findall(text):
+            module = figures.get(figure_id)
+            svg = module.render(module.parse(from_json(json.loads(html.unescape(state)))))
+            assert svg in text, f"{page}: {figure_id} is not pre-rendered for its state"
+            seen.add(figure_id)
+    assert seen == set(figures.FIGURES)
+
+
+def test_nothing_is_loaded_from_another_host(site_dir):
+    for page in pages(site_dir):
+        text = page.read_text(encoding="utf-8")
+        assert not EXTERNAL.search(text), f"{page} loads something from another host"
+        assert "fonts.googleapis" not in text and "cdn.jsdelivr" not in text
+    for asset in [*site_dir.rglob("*.css"), *site_dir.glob("assets/sqrt-dk/*.js")]:
+        text = asset.read_text(encoding="utf-8", errors="replace")
+        assert not re.search(r"""url\(["']?https?://|import[^;]*["']https?://""", text), asset
+
+
+def test_assets_are_self_hosted(site_dir):
+    manifest = json.loads((site_dir / "assets/sqrt-dk/core.json").read_text())
+    assert re.fullmatch(r"core-[0-9a-f]{12}\.zip", manifest["archive"])
+    assert (site_dir / "assets/sqrt-dk" / manifest["archive"]).is_file()
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        assert (site_dir / "assets/vendor/pyodide" / name).stat().st_size > 0
+    assert (site_dir / "assets/vendor/katex/katex.min.js").is_file()
+    assert list((site_dir / "assets/vendor/katex/fonts").glob("*.woff2"))
+
+
+def test_one_embed_page_per_registered_figure(site_dir):
+    for figure_id, module in figures.FIGURES.items():
+        page = site_dir / "embed" / figure_id / "index.html"
+        text = page.read_text(encoding="utf-8")
+        assert module.render(module.State()) in text
+        assert 'class="md-header' not in text, "embed pages carry no site chrome"
+
+
+def _site_copy(tmp_path: Path, page: str) -> Path:
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "bad.md").write_text(page, encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    text = re.sub(r"(?ms)^nav:.*?\n\n", "", text).replace("docs_dir: site_src", f"docs_dir: {docs}")
+    text = text.replace("pycore/build/hook.py", str(ROOT / "pycore/build/hook.py"))
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+@pytest.mark.parametrize("marker,message", [
+    ("id: no-such-figure", "bad.md: figure 'no-such-figure': unknown figure 'no-such-figure'"),
+    ("id: query-key\nq: 1,abc", "bad.md: figure 'query-key': q must be 2 comma-separated numbers from -2 to 2, got '1,abc'"),
+    ("id: dot-product\nzoom: 2", "bad.md: figure 'dot-product': unknown parameter 'zoom'"),
+    ("id: dot-product\ncontrols: dk", "bad.md: figure 'dot-product': unknown control 'dk'"),
+])
+def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, marker, message):
+    config = _site_copy(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
+    result = build_site(tmp_path / "out", config)
+    assert result.returncode != 0
+    assert message in result.stderr + result.stdout

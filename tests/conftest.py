@@ -1,0 +1,88 @@
+"""Shared fixtures: one strict build of the site per session, a local server, the browser."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+    """Run a real ``mkdocs build --strict`` into ``dest``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
+                           "-d", str(dest)], capture_output=True, text=True, cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("site")
+    result = build_site(dest)
+    assert result.returncode == 0, result.stderr
+    return dest
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Static files plus the knobs the failure tests turn: extra headers and forced 404s."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".mjs": "text/javascript", ".js": "text/javascript"}
+    settings: dict = {"headers": {}, "missing": ()}
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def send_head(self):
+        if any(self.path.startswith(prefix) for prefix in self.settings["missing"]):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
+    def end_headers(self):
+        for name, value in self.settings["headers"].items():
+            self.send_header(name, value)
+        super().end_headers()
+
+
+class Server:
+    """A threaded static server on 127.0.0.1 with a random port."""
+
+    def __init__(self, directory: Path, host: str = "127.0.0.1"):
+        self.settings = {"headers": {}, "missing": ()}
+        handler = type("BoundHandler", (Handler,), {"settings": self.settings})
+        self.httpd = ThreadingHTTPServer((host, 0), functools.partial(handler, directory=str(directory)))
+        self.url = f"http://{host}:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def reset(self):
+        self.settings["headers"] = {}
+        self.settings["missing"] = ()
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(site_dir):
+    s = Server(site_dir)
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    from tests.browser_setup import executable
+
+    path = executable()
+    if path is None:
+        pytest.fail("no Chromium found: run 'make test', which installs one")
+    args = ["--disable-background-networking", "--disable-component-update", "--no-first-run"]
+    return {**browser_type_launch_args, "executable_path": path, "args": args}

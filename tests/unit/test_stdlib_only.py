@@ -1,0 +1,41 @@
+"""The runtime part of pycore must import with nothing but the standard library."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from pycore.build.pack import ROOT, runtime_files
+
+BLOCKER = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"mkdocs", "jinja2", "numpy", "markdown", "yaml", "js", "pyodide"}:
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+import importlib
+for mod in MODULES:
+    importlib.import_module(mod)
+print("ok")
+"""
+
+
+def test_runtime_modules_import_without_third_party_packages():
+    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in runtime_files()]
+    assert "pycore.bridge" in modules and not any(m.startswith("pycore.build") for m in modules)
+    code = f"MODULES = {modules!r}\n{BLOCKER}"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_archive_holds_exactly_the_runtime_files():
+    import io
+    import zipfile
+
+    from pycore.build.pack import core_archive
+
+    name, data = core_archive()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert names == [str(p.relative_to(ROOT)) for p in runtime_files()]
+    assert name == core_archive()[0], "the archive is not reproducible"
+    assert not any("build" in Path(n).parts for n in names)
