@@ -18,7 +18,8 @@ class ParamError(ValueError):
 Params = Mapping[str, str]
 
 
-def _shown(raw: str) -> str:
+def shown(raw: str) -> str:
+    """A user's value as quoted in a message, shortened if long."""
     raw = str(raw)
     return raw if len(raw) <= 40 else raw[:37] + "..."
 
@@ -28,7 +29,7 @@ def check_known(params: Params, known: Sequence[str]) -> None:
     for name in params:
         if name not in known:
             allowed = ", ".join(known) if known else "none"
-            raise ParamError(f"unknown parameter '{_shown(name)}'; this figure takes: {allowed}")
+            raise ParamError(f"unknown parameter '{shown(name)}'; this figure takes: {allowed}")
 
 
 def number(params: Params, name: str, default: float, lo: float, hi: float) -> float:
@@ -41,7 +42,7 @@ def number(params: Params, name: str, default: float, lo: float, hi: float) -> f
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or not lo <= value <= hi:
-        raise ParamError(f"{name} must be a number from {_num(lo)} to {_num(hi)}, got '{_shown(raw)}'")
+        raise ParamError(f"{name} must be a number from {canonical(lo)} to {canonical(hi)}, got '{shown(raw)}'")
     return value
 
 
@@ -55,7 +56,7 @@ def integer(params: Params, name: str, default: int, lo: int, hi: int) -> int:
     except ValueError:
         value = None
     if value is None or not lo <= value <= hi:
-        raise ParamError(f"{name} must be a whole number from {lo} to {hi}, got '{_shown(raw)}'")
+        raise ParamError(f"{name} must be a whole number from {lo} to {hi}, got '{shown(raw)}'")
     return value
 
 
@@ -65,7 +66,7 @@ def choice(params: Params, name: str, default: str, allowed: Sequence[str]) -> s
         return default
     raw = str(params[name]).strip()
     if raw not in allowed:
-        raise ParamError(f"{name} must be one of {', '.join(allowed)}, got '{_shown(raw)}'")
+        raise ParamError(f"{name} must be one of {', '.join(allowed)}, got '{shown(raw)}'")
     return raw
 
 
@@ -77,18 +78,19 @@ def vector(params: Params, name: str, default: tuple[float, ...], length: int | 
     raw = str(params[name]).strip()
     lo_n, hi_n = (length, length) if isinstance(length, int) else length
     count = f"{lo_n}" if lo_n == hi_n else f"{lo_n} to {hi_n}"
-    what = f"{name} must be {count} comma-separated numbers from {_num(lo)} to {_num(hi)}"
+    what = f"{name} must be {count} comma-separated numbers from {canonical(lo)} to {canonical(hi)}"
     parts = [p.strip() for p in raw.split(",")] if raw else []
     try:
         values = tuple(float(p) for p in parts)
     except ValueError:
-        raise ParamError(f"{what}, got '{_shown(raw)}'") from None
+        raise ParamError(f"{what}, got '{shown(raw)}'") from None
     if not lo_n <= len(values) <= hi_n or not all(math.isfinite(v) and lo <= v <= hi for v in values):
-        raise ParamError(f"{what}, got '{_shown(raw)}'")
+        raise ParamError(f"{what}, got '{shown(raw)}'")
     return values
 
 
-def _num(x: float) -> str:
+def canonical(x: float) -> str:
+    """A number as text: whole numbers without a decimal point."""
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 

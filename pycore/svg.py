@@ -87,3 +87,18 @@ def svg(width: float, height: float, label: str, children: Iterable[str], cls: s
         },
         [el("title", {}, escape(label)), *children],
     )
+
+
+def sig(x: float, digits: int = 4) -> str:
+    """A readout with ``digits`` significant digits, plain notation where it stays short."""
+    if x == 0 or x != x or x in (float("inf"), float("-inf")):
+        return fmt(x)
+    magnitude = len(str(int(abs(x)))) if abs(x) >= 1 else 0
+    if abs(x) < 1:
+        lead = 0
+        y = abs(x)
+        while y < 0.1:
+            y *= 10
+            lead += 1
+        return fmt(x, digits + lead)
+    return fmt(x, max(0, digits - magnitude))

@@ -11,11 +11,13 @@ from types import ModuleType
 from typing import Any
 
 from ..params import ParamError, from_json
-from . import dot_product, query_key
+from . import dot_product, query_key, score_histogram, variance_tower
 
 FIGURES: dict[str, ModuleType] = {
     "query-key": query_key,
     "dot-product": dot_product,
+    "score-histogram": score_histogram,
+    "variance-tower": variance_tower,
 }
 
 

@@ -1,0 +1,94 @@
+"""Drawing a histogram of scores as a density, with the exact law and the normal overlaid."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .. import marks, stats
+from ..density import normal_pdf, product_sum_pdf
+from ..svg import el, fmt, text
+from ..ticks import nice_ceil, ticks
+
+CURVE_POINTS = 60
+"""Curve samples on each side of 0 (the densities are even)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the plot sits inside its SVG."""
+
+    left: float = 14
+    right: float = 306
+    top: float = 32
+    bottom: float = 182
+
+
+def divisor_value(dk: int, divisor: str) -> float:
+    """The number the scores are divided by: 1, sqrt(d_k) or d_k."""
+    return {"none": 1.0, "sqrt": math.sqrt(dk), "dk": float(dk)}[divisor]
+
+
+def divisor_label(dk: int, divisor: str) -> str:
+    """How the panel title names the scaling."""
+    return {"none": "not scaled", "sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]
+
+
+def auto_xmax(dk: int, c: float) -> float:
+    """A round half-width that holds four standard deviations of the scaled score."""
+    return nice_ceil(4 * math.sqrt(dk) / c)
+
+
+@lru_cache(maxsize=64)
+def curves(dk: int, c: float, xmax: float) -> tuple[tuple[tuple[float, float, float], ...], ...]:
+    """(x, exact density, normal density) of score / c at evenly spaced x >= 0, cached per axis."""
+    out = []
+    for i in range(CURVE_POINTS + 1):
+        x = xmax * i / CURVE_POINTS
+        exact = c * product_sum_pdf(c * x, dk) if (x > 0 or dk > 1) else math.inf
+        out.append((x, exact, c * normal_pdf(c * x, dk)))
+    return (tuple(out),)
+
+
+def draw(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, title: str,
+         ymax: float | None = None, frame: Frame = Frame()) -> tuple[list[str], int]:
+    """Bars (density), both curves, axes and title; returns the parts and the count outside.
+
+    ``ymax`` fixes the density axis so panels side by side compare heights; anything taller
+    is clipped at the top. By default the tallest bar sets it.
+    """
+    counts, outside = stats.histogram(values, -xmax, xmax, bins)
+    width = 2 * xmax / bins
+    dens = [k / (len(values) * width) for k in counts]
+    (curve,) = curves(dk, c, xmax)
+    if ymax is None:
+        tallest = max(dens)
+        ymax = tallest * 1.15 if tallest > 0 else max(p[2] for p in curve) * 1.15 or 1.0
+
+    def sx(x: float) -> float:
+        return frame.left + (x + xmax) / (2 * xmax) * (frame.right - frame.left)
+
+    def sy(y: float) -> float:
+        return frame.bottom - min(y, ymax) / ymax * (frame.bottom - frame.top)
+
+    parts = [text(frame.left, 18, title, "sq-heading")]
+    for t in ticks(-xmax, xmax):
+        parts.append(marks.line(sx(t), frame.top, sx(t), frame.bottom, "sq-axis" if t == 0 else "sq-grid"))
+        parts.append(text(sx(t), frame.bottom + 15, fmt(t, 3), "sq-tick", "middle"))
+    bars = []
+    for i, d in enumerate(dens):
+        if d > 0:
+            x0 = sx(-xmax + i * width)
+            bars.append(marks.rect(x0, sy(d), sx(-xmax + (i + 1) * width) - x0, frame.bottom - sy(d), "sq-bin"))
+    parts.append(el("g", {"class": "sq-bins"}, bars))
+    full = [(-x, e, n) for x, e, n in reversed(curve[1:])] + list(curve)
+    parts.append(marks.polyline([(sx(x), sy(n)) for x, _, n in full], "sq-curve sq-curve--normal"))
+    parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, _ in full],
+                                "sq-curve sq-curve--exact"))
+    parts.append(marks.line(frame.left, frame.bottom, frame.right, frame.bottom, "sq-axis"))
+    if outside:
+        share = 100 * outside / len(values)
+        parts.append(text(frame.right, 18, f"{fmt(share, 1)}% beyond ±{fmt(xmax, 3)}", "sq-tick", "end"))
+    return parts, outside

@@ -1,0 +1,104 @@
+"""Step 4: d_k bars, each the measured variance of one product q_i k_i, stacking to about d_k."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import marks, params, stats
+from ..controls import Button, Range
+from ..pool import MAX_DK, pool
+from ..svg import el, fmt, sig, svg, text
+from ..ticks import nice_ceil, ticks
+from .score_histogram import SEED_MAX, next_seed
+
+TITLE = "Variance adds up: one unit per product"
+PAGE = "step-4/"
+HEIGHT = 560
+READOUTS = (("dk", "dₖ"), ("total", "measured Var(QKᵀ)"), ("bars", "sum of the bars"))
+CONTROLS = (Range("dk", "dₖ", 1, MAX_DK, 1), Button("resample", "Resample"))
+FIELDS = ("dk", "n", "seed")
+LEFT, RIGHT, TOP, BOTTOM = 60, 620, 40, 330
+
+
+@dataclass(frozen=True)
+class State:
+    """How many products to stack, from which pool."""
+
+    dk: int = 16
+    """Dimension: the number of products in the score."""
+    n: int = 4000
+    """How many (query, key) pairs the variances are measured on."""
+    seed: int = 1
+    """Seed of the pool."""
+
+
+def parse(p: params.Params) -> State:
+    """State from parameters ``dk`` (1-512), ``n`` (100-10000) and ``seed``."""
+    params.check_known(p, FIELDS)
+    d = State()
+    return State(dk=params.integer(p, "dk", d.dk, 1, MAX_DK), n=params.integer(p, "n", d.n, 100, 10000),
+                 seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """``resample`` moves to the next seed."""
+    if event.get("type") == "resample":
+        return replace(state, seed=next_seed(state.seed))
+    return state
+
+
+def measured(state: State) -> tuple[list[float], float]:
+    """The variance of each product q_i k_i and the variance of their sum, the score."""
+    p = pool(state.seed, state.n)
+    return p.product_variances(state.dk), stats.variance(p.scores(state.dk))
+
+
+def render(state: State) -> str:
+    """The stacked tower, the measured score variance beside it, and the line at height d_k."""
+    bars, total = measured(state)
+    top_value = nice_ceil(max(state.dk, total, sum_of(bars)) * 1.08)
+
+    def sy(v: float) -> float:
+        return BOTTOM - v / top_value * (BOTTOM - TOP)
+
+    parts = [text(LEFT, 22, f"dₖ = {state.dk} products, each adding its variance", "sq-heading")]
+    for t in ticks(0, top_value, 5):
+        parts.append(marks.line(LEFT, sy(t), RIGHT, sy(t), "sq-axis" if t == 0 else "sq-grid"))
+        parts.append(text(LEFT - 6, sy(t) + 4, fmt(t, 2), "sq-tick", "end"))
+    x0, x1 = 150, 290
+    stack, height = [], 0.0
+    for i, v in enumerate(bars):
+        stack.append(marks.rect(x0, sy(height + v), x1 - x0, sy(height) - sy(height + v),
+                                f"sq-brick sq-brick--{i % 2}"))
+        height += v
+    parts.append(el("g", {"class": "sq-tower"}, stack))
+    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + … + Var(qₖkₖ)", "sq-tick", "middle"))
+    if state.dk <= 24:
+        for i, v in enumerate(bars[:3]):
+            below = sum_of(bars[:i])
+            parts.append(text(x1 + 6, sy(below + v / 2) + 4, f"Var(q{i + 1}k{i + 1}) = {fmt(v, 2)}", "sq-tick"))
+    sx0, sx1 = 400, 540
+    parts.append(marks.rect(sx0, sy(total), sx1 - sx0, BOTTOM - sy(total), "sq-bar sq-total"))
+    parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, "Var(QKᵀ), measured", "sq-tick", "middle"))
+    parts.append(text((sx0 + sx1) / 2, sy(total) - 6, sig(total), "sq-value", "middle"))
+    parts.append(marks.line(LEFT, sy(state.dk), RIGHT, sy(state.dk), "sq-target"))
+    parts.append(text(RIGHT, sy(state.dk) - 6, f"dₖ = {state.dk}", "sq-value", "end"))
+    label = (f"{state.dk} bars of about 1 each stack to {sig(sum_of(bars))}; the measured variance of the "
+             f"score is {sig(total)}, next to the line at d_k = {state.dk}")
+    return svg(640, 360, label, parts, "sq-variance-tower")
+
+
+def sum_of(values: list[float]) -> float:
+    """Left-to-right sum (never the built-in on floats, which changed in Python 3.12)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
+def readouts(state: State) -> dict[str, str]:
+    """d_k, the measured score variance, and the height of the stacked bars."""
+    bars, total = measured(state)
+    return {"dk": str(state.dk), "total": sig(total), "bars": sig(sum_of(bars))}
