@@ -1,7 +1,8 @@
 """The one entry point the browser worker calls: a JSON request in, a JSON answer out.
 
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
-"event"}``, ``{"op": "digest", "seed", "count"}``. Every answer for a figure carries
+"event"}``, ``{"op": "digest", "seed", "count"}`` (proof of identical sampling) and
+``{"op": "time-pool", "seed", "n", "dk"}`` (for the benchmark). Every answer for a figure carries
 ``state``, ``svg``, ``readouts`` and ``values``; a problem adds ``error`` and never raises.
 """
 
@@ -11,8 +12,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import time
+
 from . import figures
 from .params import ParamError, from_json
+from .pool import ScorePool
+from .sampling import digest
 
 
 def view(module: Any, state: Any) -> dict[str, Any]:
@@ -61,6 +66,13 @@ def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any]) -
     return view(module, new)
 
 
+def time_pool(seed: int, n: int, dk: int) -> float:
+    """Seconds to build a fresh pool to depth ``dk`` (for ``make bench``, measured where it runs)."""
+    start = time.perf_counter()
+    ScorePool(seed, n).scores(dk)
+    return time.perf_counter() - start
+
+
 def handle(request_json: str) -> str:
     """Dispatch one request; unexpected exceptions become an ``error`` with ``failed: true``."""
     try:
@@ -71,8 +83,9 @@ def handle(request_json: str) -> str:
         elif op == "update":
             answer = update(request["figure"], request["state"], request["event"])
         elif op == "digest":
-            from .sampling import digest
             answer = {"digest": digest(int(request["seed"]), int(request["count"]))}
+        elif op == "time-pool":
+            answer = {"seconds": time_pool(int(request["seed"]), int(request["n"]), int(request["dk"]))}
         else:
             raise ParamError(f"unknown op '{op}'")
     except ParamError as err:

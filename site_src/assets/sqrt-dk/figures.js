@@ -68,17 +68,17 @@ function send(fig, event) {
   pump(fig);
 }
 
+// The browser already delivers pointer moves once per frame; while a request is in flight,
+// newer moves replace the queued one, so each figure costs at most one request per frame.
 function pump(fig) {
   if (fig.busy || !fig.queue.length || phase !== "ready") return;
   fig.busy = true;
-  requestAnimationFrame(() => {
-    const event = fig.queue.shift();
-    const request = event.type === "render"
-      ? { op: "render", figure: fig.id, params: event.params }
-      : { op: "update", figure: fig.id, state: fig.state, event };
-    call(request).then((answer) => show(fig, answer), (err) => status(fig, `This figure stopped working: ${err.message}`, true))
-      .finally(() => { fig.busy = false; pump(fig); });
-  });
+  const event = fig.queue.shift();
+  const request = event.type === "render"
+    ? { op: "render", figure: fig.id, params: event.params }
+    : { op: "update", figure: fig.id, state: fig.state, event };
+  call(request).then((answer) => show(fig, answer), (err) => status(fig, `This figure stopped working: ${err.message}`, true))
+    .finally(() => { fig.busy = false; pump(fig); });
 }
 
 function show(fig, answer) {
@@ -268,6 +268,18 @@ function postHeight() {
   new ResizeObserver(send).observe(document.body);
   send();
 }
+
+// For tests and the console: send one request to pycore's bridge once Python is up.
+window.sqrtDk = {
+  request(request) {
+    startWorker();
+    return new Promise((resolve, reject) => {
+      const wait = () => (phase === "ready" ? call(request).then(resolve, reject)
+        : phase === "failed" ? reject(new Error(problem)) : setTimeout(wait, 50));
+      wait();
+    });
+  },
+};
 
 if (document.body.classList.contains("sq-embed")) { embedTheme(); postHeight(); }
 if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(init);
