@@ -2,7 +2,7 @@
 
 ``random.gauss`` and ``math.log``/``math.exp`` may differ by an ulp between C libraries, so
 this is a 128-layer ziggurat (Marsaglia and Tsang, 2000) driven by the Mersenne Twister's
-integer output, with ``log`` and ``exp`` written here in + - * / only. Its common path
+integer output, with ``log`` and ``exp`` from ``detmath`` (+ - * / only). Its common path
 (~99% of draws) is one 32-bit word, one multiply and one compare.
 """
 
@@ -14,36 +14,7 @@ import random
 import struct
 from array import array
 
-_LN2_HI = 6.93147180369123816490e-01
-_LN2_LO = 1.90821492927058770002e-10
-_SQRT_HALF = 0.7071067811865476
-
-
-def log(x: float) -> float:
-    """Natural log of x > 0 from frexp and an atanh series: exact same bits on every platform."""
-    m, e = math.frexp(x)
-    if m < _SQRT_HALF:
-        m, e = m * 2.0, e - 1
-    z = (m - 1.0) / (m + 1.0)
-    z2 = z * z
-    poly = 0.0
-    for k in range(12, 0, -1):
-        poly = poly * z2 + 1.0 / (2 * k + 1)
-    poly = poly * z2 + 1.0
-    return e * _LN2_HI + (e * _LN2_LO + 2.0 * z * poly)
-
-
-def exp(x: float) -> float:
-    """e**x by range reduction to |r| <= ln2/2 and a Taylor polynomial: platform-independent bits."""
-    if x < -745.0:
-        return 0.0
-    k = round(x / 0.6931471805599453)
-    r = (x - k * _LN2_HI) - k * _LN2_LO
-    poly = 1.0
-    for n in range(18, 0, -1):
-        poly = 1.0 + poly * r / n
-    return math.ldexp(poly, k)
-
+from .detmath import exp, log
 
 def _tables() -> tuple[list[float], list[float], list[float]]:
     """The ziggurat's layer bounds (kn), widths (wn) and density values (fn)."""

@@ -11,13 +11,30 @@ from types import ModuleType
 from typing import Any
 
 from ..params import ParamError, from_json
-from . import dot_product, query_key, score_histogram, variance_tower
+from . import (
+    corner_constant_v,
+    corner_dk1,
+    corner_infinity,
+    corner_ties,
+    dot_product,
+    query_key,
+    score_histogram,
+    softmax_spike,
+    summary_pipeline,
+    variance_tower,
+)
 
 FIGURES: dict[str, ModuleType] = {
     "query-key": query_key,
     "dot-product": dot_product,
     "score-histogram": score_histogram,
     "variance-tower": variance_tower,
+    "softmax-spike": softmax_spike,
+    "corner-dk1": corner_dk1,
+    "corner-ties": corner_ties,
+    "corner-infinity": corner_infinity,
+    "corner-constant-v": corner_constant_v,
+    "summary-pipeline": summary_pipeline,
 }
 
 

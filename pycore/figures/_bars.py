@@ -1,0 +1,70 @@
+"""Bar panels shared by the softmax figures: scores around a zero line, weights from 0 to 1."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import marks
+from ..svg import fmt, text
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A bar chart's box in SVG units and its value range."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    lo: float
+    hi: float
+
+    def y(self, value: float) -> float:
+        """Value to SVG y, clipped to the panel."""
+        v = min(max(value, self.lo), self.hi)
+        return self.top + (self.hi - v) / (self.hi - self.lo) * self.height
+
+    def value(self, y: float) -> float:
+        """SVG y back to a value, clipped to the range."""
+        v = self.hi - (y - self.top) / self.height * (self.hi - self.lo)
+        return min(max(v, self.lo), self.hi)
+
+    def slot(self, i: int, count: int) -> tuple[float, float]:
+        """Left edge and width of bar i of count."""
+        step = self.width / count
+        return self.left + i * step + step * 0.15, step * 0.7
+
+
+def bars(panel: Panel, values: Sequence[float], labels: Sequence[str], title: str, cls: str,
+         handles: str | None = None, handle_label: str = "", shown: Sequence[str] | None = None,
+         digits: int = 2) -> list[str]:
+    """Bars from 0 (or the bottom) to each value, value labels, word labels, optional handles.
+
+    ``handles`` is a name prefix: bar i gets a draggable handle ``{handles}{i}`` at its tip.
+    """
+    base = panel.y(0.0) if panel.lo < 0 < panel.hi else panel.y(panel.lo)
+    parts = [text(panel.left, panel.top - 22, title, "sq-heading")]
+    for tick in (panel.lo, 0.0, panel.hi) if panel.lo < 0 else (0.0, 0.5, 1.0):
+        y = panel.y(tick)
+        parts.append(marks.line(panel.left, y, panel.left + panel.width, y, "sq-axis" if tick == 0 else "sq-grid"))
+        parts.append(text(panel.left - 4, y + 4, fmt(tick, 2), "sq-tick", "end"))
+    n = len(values)
+    for i, v in enumerate(values):
+        x, w = panel.slot(i, n)
+        top = panel.y(v)
+        parts.append(marks.rect(x, min(top, base), w, abs(base - top), f"sq-bar {cls}"))
+        label = shown[i] if shown is not None else fmt(v, digits)
+        above = top < base or v == 0
+        gap = 18 if handles is not None else 5
+        parts.append(text(x + w / 2, (top - gap) if above else (top + gap + 9), label, "sq-value", "middle"))
+        parts.append(text(x + w / 2, panel.top + panel.height + 16, labels[i], "sq-tick", "middle"))
+        if handles is not None:
+            parts.append(marks.handle(x + w / 2, top, f"{handles}{i}", f"{handle_label} {labels[i]}",
+                                      f"{labels[i]}: {fmt(v, 2)}", v, panel.lo, panel.hi, "sq-q"))
+    return parts
+
+
+def words(n: int) -> list[str]:
+    """Labels for n words: w1, w2, ..."""
+    return [f"w{i + 1}" for i in range(n)]

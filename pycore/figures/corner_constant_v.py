@@ -1,0 +1,111 @@
+"""Step 7, corner: every word has the same value v. The output is v whatever the weights."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import params
+from ..controls import Range
+from ..svg import fmt, sig, svg, text
+from ..vectors import clamp, snap
+from ._bars import Panel, bars, words
+
+TITLE = "Corner case: the same value for every word"
+PAGE = "step-7/"
+HEIGHT = 560
+READOUTS = (("output", "output Σ wᵢvᵢ"), ("v", "v"), ("weights-sum", "Σ wᵢ"))
+CONTROLS = (Range("v", "the value v of every word", -5, 5, 0.1),)
+PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
+KEY_STEP = 0.05
+
+
+@dataclass(frozen=True)
+class State:
+    """Attention weights (normalised to sum 1) and the shared value."""
+
+    weights: tuple[float, ...] = (0.1, 0.5, 0.15, 0.25)
+    """One weight per word; the parser rescales them to sum to 1."""
+    v: float = 2.0
+    """The value vector, one number here, shared by every word."""
+
+
+def normalised(w: tuple[float, ...]) -> tuple[float, ...]:
+    """Weights rescaled to sum to 1, rounded to 4 decimals for short URLs (the last absorbs the rest)."""
+    total = 0.0
+    for x in w:
+        total += x
+    scaled = [round(x / total, 4) for x in w]
+    rest = 1.0
+    for x in scaled[:-1]:
+        rest -= x
+    return tuple(scaled[:-1]) + (round(rest, 4),)
+
+
+def parse(p: params.Params) -> State:
+    """State from ``weights`` (2 to 8 numbers >= 0, not all 0) and ``v`` (-5 to 5)."""
+    params.check_known(p, ("weights", "v"))
+    d = State()
+    w = params.vector(p, "weights", d.weights, (2, 8), 0, 1000)
+    if not any(x > 0 for x in w):
+        raise params.ParamError("weights must not all be 0")
+    return State(weights=normalised(w), v=params.number(p, "v", d.v, -5, 5))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """Drag or key-move one weight; the others shrink or grow in proportion so the sum stays 1."""
+    name = str(event.get("handle", ""))
+    if not name.startswith("w") or not name[1:].isdigit() or int(name[1:]) >= len(state.weights):
+        return state
+    i = int(name[1:])
+    if event.get("type") == "drag":
+        new = PANEL.value(float(event["y"]))
+    elif event.get("type") == "key":
+        step = 0.2 if event.get("shift") else KEY_STEP
+        new = state.weights[i] + {"ArrowUp": step, "ArrowRight": step, "ArrowDown": -step,
+                                  "ArrowLeft": -step}.get(str(event.get("key")), 0.0)
+    else:
+        return state
+    new = snap(clamp(new, 0.0, 1.0), 0.0001)
+    others = [w for j, w in enumerate(state.weights) if j != i]
+    rest = sum_of(others)
+    if rest > 0:
+        others = [w * (1 - new) / rest for w in others]
+    else:
+        others = [(1 - new) / len(others)] * len(others)
+    weights = others[:i] + [new] + others[i:]
+    if not any(w > 0 for w in weights):
+        return state
+    return replace(state, weights=normalised(tuple(weights)))
+
+
+def sum_of(values: list[float] | tuple[float, ...]) -> float:
+    """Left-to-right sum."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
+def output(state: State) -> float:
+    """The attention output Σ w_i v_i with every v_i equal to v."""
+    total = 0.0
+    for w in state.weights:
+        total += w * state.v
+    return total
+
+
+def render(state: State) -> str:
+    """Draggable weight bars and the output they produce."""
+    parts = bars(PANEL, state.weights, words(len(state.weights)), "attention weights (drag them)", "sq-weight",
+                 handles="w", handle_label="weight of", digits=3)
+    parts.append(text(PANEL.left, 284, f"every value vᵢ = {fmt(state.v, 2)}", "sq-tick"))
+    parts.append(text(PANEL.left, 306, f"output Σ wᵢ vᵢ = {fmt(output(state), 4)}: always v", "sq-value"))
+    label = f"Weights {', '.join(fmt(w, 3) for w in state.weights)} applied to the same value {fmt(state.v, 2)} give {fmt(output(state), 4)}"
+    return svg(620, 320, label, parts, "sq-corner-constant-v", interactive=True)
+
+
+def readouts(state: State) -> dict[str, str]:
+    """The output, v, and the sum of the weights."""
+    return {"output": sig(output(state)), "v": sig(state.v), "weights-sum": sig(sum_of(state.weights))}

@@ -1,0 +1,76 @@
+"""Step 7, corner: one score at +inf, or a -1e9 mask. Scaling rescues neither."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import params
+from ..controls import Choice, Range
+from ..softmax import jacobian_norm, softmax
+from ..svg import fmt, sig, svg, text
+from ._bars import Panel, bars, words
+
+TITLE = "Corner case: an infinite score or a −10⁹ mask"
+PAGE = "step-7/"
+HEIGHT = 560
+MODES = (("inf", "w3 → +∞"), ("mask", "w3 masked with −10⁹"))
+READOUTS = (("special", "weight of w3"), ("max-weight", "largest weight"), ("gradient", "gradient signal ‖J‖"))
+CONTROLS = (Choice("mode", "case", MODES), Range("divisor", "divide every score by", 1, 64, 1))
+BASE = (0.9, -0.3, 1.6, 0.2, -1.1)
+PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
+MASK = -1e9
+
+
+@dataclass(frozen=True)
+class State:
+    """Which extreme replaces word 3's score, and the scaling applied to all scores."""
+
+    mode: str = "inf"
+    """inf: w3's score is +inf. mask: w3's score is -1e9."""
+    divisor: float = 8.0
+    """Every score is divided by this, as attention divides by √d_k."""
+
+
+def parse(p: params.Params) -> State:
+    """State from ``mode`` (inf or mask) and ``divisor`` (1 to 64)."""
+    params.check_known(p, ("mode", "divisor"))
+    d = State()
+    return State(mode=params.choice(p, "mode", d.mode, [m for m, _ in MODES]),
+                 divisor=params.number(p, "divisor", d.divisor, 1, 64))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """No events beyond the controls."""
+    return state
+
+
+def scores(state: State) -> list[float]:
+    """The base pattern with w3 replaced, divided by the divisor."""
+    special = math.inf if state.mode == "inf" else MASK
+    return [s / state.divisor for s in (BASE[0], BASE[1], special, BASE[3], BASE[4])]
+
+
+def _shown(s: float) -> str:
+    return "+∞" if s == math.inf else f"{s:.4g}" if abs(s) >= 1e5 else fmt(s, 2)
+
+
+def render(state: State) -> str:
+    """The weights after softmax, with the scores written under the title."""
+    s = scores(state)
+    p = softmax(s)
+    title = "one score is +∞: a one-hot spike" if state.mode == "inf" else "w3 masked: its weight is exactly 0"
+    parts = bars(PANEL, p, words(5), title, "sq-weight", digits=3)
+    parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in s),
+                      "sq-tick"))
+    parts.append(text(PANEL.left, 304, f"gradient signal ‖J‖ = {fmt(jacobian_norm(p), 4)}", "sq-value"))
+    label = f"{title}; the weights are {', '.join(fmt(v, 3) for v in p)}"
+    return svg(620, 316, label, parts, "sq-corner-infinity")
+
+
+def readouts(state: State) -> dict[str, str]:
+    """w3's weight, the largest weight and the Jacobian norm."""
+    p = softmax(scores(state))
+    return {"special": sig(p[2]), "max-weight": sig(max(p)), "gradient": sig(jacobian_norm(p))}

@@ -1,0 +1,70 @@
+"""Step 7, corner: all scores equal. The weights are exactly 1/n whatever the scale."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import params
+from ..controls import Range
+from ..softmax import entropy, softmax
+from ..svg import fmt, sig, svg, text
+from ._bars import Panel, bars, words
+
+TITLE = "Corner case: tied scores"
+PAGE = "step-7/"
+HEIGHT = 520
+READOUTS = (("max-weight", "largest weight"), ("min-weight", "smallest weight"), ("one-over-n", "1/n"),
+            ("entropy", "entropy"))
+CONTROLS = (Range("n", "words n", 2, 12, 1), Range("value", "the common score", -5, 5, 0.1),
+            Range("c", "scale c", 0, 64, 0.5))
+PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
+
+
+@dataclass(frozen=True)
+class State:
+    """n equal scores, all multiplied by c."""
+
+    n: int = 5
+    """Number of words."""
+    value: float = 2.0
+    """The score every word gets."""
+    c: float = 8.0
+    """Scale applied to every score."""
+
+
+def parse(p: params.Params) -> State:
+    """State from ``n`` (2-12), ``value`` (-5 to 5) and ``c`` (0 to 64)."""
+    params.check_known(p, ("n", "value", "c"))
+    d = State()
+    return State(n=params.integer(p, "n", d.n, 2, 12), value=params.number(p, "value", d.value, -5, 5),
+                 c=params.number(p, "c", d.c, 0, 64))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """No events beyond the sliders."""
+    return state
+
+
+def weights(state: State) -> list[float]:
+    """softmax of n copies of c · value."""
+    return softmax([state.c * state.value] * state.n)
+
+
+def render(state: State) -> str:
+    """n equal bars at height 1/n."""
+    p = weights(state)
+    parts = bars(PANEL, p, words(state.n), f"softmax of {state.n} scores all equal to {fmt(state.c * state.value, 2)}",
+                 "sq-weight", digits=3)
+    parts.append(text(PANEL.left, 284, f"every weight is 1/{state.n} = {fmt(1 / state.n, 4)}, whatever c is",
+                      "sq-value"))
+    label = f"{state.n} tied scores give {state.n} equal weights of 1/{state.n}"
+    return svg(620, 300, label, parts, "sq-corner-ties")
+
+
+def readouts(state: State) -> dict[str, str]:
+    """The extreme weights, 1/n, and the entropy (log n)."""
+    p = weights(state)
+    return {"max-weight": sig(max(p), 6), "min-weight": sig(min(p), 6), "one-over-n": sig(1 / state.n, 6),
+            "entropy": sig(entropy(p))}

@@ -1,0 +1,55 @@
+"""Softmax, its Jacobian, the Jacobian's size as a "gradient signal", and entropy.
+
+Stable for any input a reader can produce: the maximum is subtracted first, +inf scores
+share the whole weight, -inf and -1e9 masks get exactly 0, and 1e308 neither overflows nor
+turns into NaN. exp and log come from ``detmath`` so both runtimes agree bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .detmath import exp, log
+
+
+def softmax(scores: Sequence[float]) -> list[float]:
+    """Weights e^{s_j} / sum_i e^{s_i}; all-equal scores give exactly 1/n."""
+    if not scores:
+        raise ValueError("softmax needs at least one score")
+    if any(s != s for s in scores):
+        raise ValueError("softmax of NaN is undefined")
+    top = max(scores)
+    if top == math.inf:
+        winners = sum(1 for s in scores if s == math.inf)
+        return [1.0 / winners if s == math.inf else 0.0 for s in scores]
+    if top == -math.inf:
+        raise ValueError("softmax is undefined when every score is -inf")
+    e = [exp(s - top) for s in scores]
+    total = 0.0
+    for v in e:
+        total += v
+    return [v / total for v in e]
+
+
+def jacobian(p: Sequence[float]) -> list[list[float]]:
+    """d softmax_i / d s_j = p_i (delta_ij - p_j), that is diag(p) - p p^T."""
+    return [[(pi if i == j else 0.0) - pi * pj for j, pj in enumerate(p)] for i, pi in enumerate(p)]
+
+
+def jacobian_norm(p: Sequence[float]) -> float:
+    """Frobenius norm of the Jacobian: how much any change of the scores can still move the weights."""
+    total = 0.0
+    for row in jacobian(p):
+        for v in row:
+            total += v * v
+    return math.sqrt(total)
+
+
+def entropy(p: Sequence[float]) -> float:
+    """Shannon entropy in nats, with 0 log 0 = 0: log n when uniform, 0 for a one-hot spike."""
+    total = 0.0
+    for v in p:
+        if v > 0:
+            total -= v * log(v)
+    return total

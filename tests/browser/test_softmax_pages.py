@@ -1,0 +1,92 @@
+"""Steps 5 and 7 and the summary in the browser: every control, compared with CPython."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import expected
+
+
+def check(watched, selector, figure_id, before):
+    watched.wait_state_change(selector, before)
+    watched.settle(selector)
+    state = watched.state(selector)
+    watched.page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    svg, readouts = expected(figure_id, state)
+    assert watched.readouts(selector) == readouts
+    assert watched.svg(selector) == svg
+    return state, readouts
+
+
+def act(watched, selector, figure_id, action):
+    before = watched.state(selector)
+    action(watched.page.locator(selector))
+    return check(watched, selector, figure_id, before)
+
+
+def drag_handle(page, selector, handle, dy):
+    dot = page.locator(f"{selector} [data-handle='{handle}'] .sq-dot")
+    dot.scroll_into_view_if_needed()
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + dy, steps=6)
+    page.mouse.up()
+
+
+def test_softmax_spike_every_control(watched):
+    page = watched.open("/step-5/")
+    fig, fid = "[data-figure='softmax-spike']", "softmax-spike"
+    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='c']").fill("20"))
+    assert state["c"] == 20 and float(r["max-weight"]) > 0.99
+    state, r = act(watched, fig, fid, lambda f: f.locator("button[data-set='c'][data-value='1']").click())
+    assert state["c"] == 1 and float(r["max-weight"]) < 0.6
+    before = watched.state(fig)
+    drag_handle(page, fig, "s2", 60)
+    state, _ = check(watched, fig, fid, before)
+    assert state["scores"][2] < before["scores"][2] and state["scores"][0] == before["scores"][0]
+    before = watched.state(fig)
+    page.locator(f"{fig} [data-handle='s0']").focus()
+    page.keyboard.press("ArrowUp")
+    state, _ = check(watched, fig, fid, before)
+    assert round(state["scores"][0] - before["scores"][0], 6) == 0.1
+    assert watched.errors == []
+
+
+def test_corner_cards_every_control(watched):
+    page = watched.open("/step-7/")
+    ties = "[data-figure='corner-ties']"
+    state, r = act(watched, ties, "corner-ties", lambda f: f.locator("input[data-field='n']").fill("9"))
+    assert state["n"] == 9 and r["max-weight"] == r["min-weight"] == r["one-over-n"]
+    state, r = act(watched, ties, "corner-ties", lambda f: f.locator("input[data-field='c']").fill("64"))
+    assert r["max-weight"] == r["one-over-n"]
+    act(watched, ties, "corner-ties", lambda f: f.locator("input[data-field='value']").fill("-4.5"))
+
+    inf = "[data-figure='corner-infinity']"
+    state, r = act(watched, inf, "corner-infinity", lambda f: f.locator("input[value='mask']").check())
+    assert state["mode"] == "mask" and r["special"] == "0"
+    state, r = act(watched, inf, "corner-infinity", lambda f: f.locator("input[data-field='divisor']").fill("1"))
+    assert r["special"] == "0"
+
+    cv = "[data-figure='corner-constant-v']"
+    before = watched.state(cv)
+    drag_handle(page, cv, "w1", 50)
+    state, r = check(watched, cv, "corner-constant-v", before)
+    assert state["weights"] != before["weights"] and float(r["output"]) == state["v"]
+    state, r = act(watched, cv, "corner-constant-v", lambda f: f.locator("input[data-field='v']").fill("-3.2"))
+    assert r["output"] == "-3.2"
+
+    dk1 = "[data-figure='corner-dk1']"
+    state, r = act(watched, dk1, "corner-dk1", lambda f: f.locator("button[data-event='resample']").click())
+    assert r["identical"] == "yes"
+    assert watched.errors == []
+
+
+def test_summary_pipeline_every_control(watched):
+    watched.open("/summary/")
+    fig, fid = "[data-figure='summary-pipeline']", "summary-pipeline"
+    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='dk']").fill("400"))
+    assert state["dk"] == 400 and abs(float(r["scaled-std"]) - 1) < 0.1
+    state, r = act(watched, fig, fid, lambda f: f.locator("input[value='off']").check())
+    assert state["scaling"] == "off" and float(r["scaled-std"]) > 15
+    act(watched, fig, fid, lambda f: f.locator("button[data-event='resample']").click())
+    assert watched.errors == []

@@ -1,0 +1,141 @@
+"""softmax-spike, the four corners and the summary: parsing, events, readouts vs numpy."""
+
+import math
+
+import numpy as np
+import pytest
+
+from pycore.figures import corner_constant_v as cv
+from pycore.figures import corner_dk1, corner_ties, corner_infinity, softmax_spike, summary_pipeline
+from pycore.params import ParamError
+from pycore.pool import ScorePool
+
+
+def np_softmax(s):
+    s = np.asarray(s, dtype=float)
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+def np_readouts(p):
+    j = np.diag(p) - np.outer(p, p)
+    nz = p[p > 0]
+    return p.max(), float(-(nz * np.log(nz)).sum()), np.linalg.norm(j, "fro")
+
+
+@pytest.mark.parametrize("c", [0.0, 1.0, 8.0, 64.0])
+def test_spike_readouts_match_numpy(c):
+    s = softmax_spike.State(c=c)
+    mx, ent, grad = np_readouts(np_softmax(np.array(s.scores) * c))
+    r = softmax_spike.readouts(s)
+    assert float(r["max-weight"]) == pytest.approx(mx, rel=5e-4)
+    assert float(r["entropy"]) == pytest.approx(ent, rel=5e-4, abs=1e-12)
+    assert float(r["gradient"]) == pytest.approx(grad, rel=5e-4, abs=1e-12)
+
+
+def test_spike_grows_as_c_grows():
+    r = [softmax_spike.readouts(softmax_spike.State(c=c)) for c in (1, 8, 64)]
+    assert float(r[0]["max-weight"]) < float(r[1]["max-weight"]) < float(r[2]["max-weight"])
+    assert float(r[0]["gradient"]) > float(r[1]["gradient"]) > float(r[2]["gradient"])
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"c": "65"}, "c must be a number from 0 to 64, got '65'"),
+    ({"c": "x"}, "c must be a number from 0 to 64, got 'x'"),
+    ({"scores": "1"}, "scores must be 2 to 8 comma-separated numbers from -3 to 3, got '1'"),
+    ({"scores": "1,2,a"}, "scores must be 2 to 8 comma-separated numbers from -3 to 3, got '1,2,a'"),
+    ({"scores": "1,9"}, "scores must be 2 to 8 comma-separated numbers"),
+])
+def test_spike_bad_params(params, message):
+    with pytest.raises(ParamError, match=message):
+        softmax_spike.parse(params)
+
+
+def test_spike_drag_and_keys_edit_one_score():
+    s = softmax_spike.State()
+    y = softmax_spike.RAW.y(2.25)
+    moved = softmax_spike.update(s, {"type": "drag", "handle": "s1", "x": 0, "y": y})
+    assert moved.scores[1] == 2.25 and moved.scores[0] == s.scores[0]
+    up = softmax_spike.update(s, {"type": "key", "handle": "s4", "key": "ArrowUp", "shift": False})
+    assert up.scores[4] == pytest.approx(s.scores[4] + 0.1)
+    assert softmax_spike.update(s, {"type": "key", "handle": "s9", "key": "ArrowUp"}) == s
+
+
+def test_corner_dk1_histograms_coincide():
+    s = corner_dk1.State(n=2000, seed=4)
+    r = corner_dk1.readouts(s)
+    assert r["identical"] == "yes" and r["variance-raw"] == r["variance-scaled"]
+    assert float(r["variance-raw"]) == pytest.approx(np.var(ScorePool(4, 2000).scores(1), ddof=1), rel=5e-4)
+    svg = corner_dk1.render(s)
+    left, right = svg.split('transform="translate(330 0)"')
+    assert left.count('class="sq-bin"') == right.count('class="sq-bin"') > 0
+
+
+@pytest.mark.parametrize("n,value,c", [(2, 0.0, 0.0), (5, 2.0, 8.0), (12, -5.0, 64.0), (7, 5.0, 64.0)])
+def test_corner_ties_are_exactly_uniform(n, value, c):
+    s = corner_ties.State(n=n, value=value, c=c)
+    assert corner_ties.weights(s) == [1 / n] * n
+    r = corner_ties.readouts(s)
+    assert r["max-weight"] == r["min-weight"] == r["one-over-n"]
+    assert float(r["entropy"]) == pytest.approx(math.log(n), rel=5e-4)
+
+
+@pytest.mark.parametrize("divisor", [1.0, 8.0, 64.0])
+def test_corner_infinity_cannot_be_rescued_by_scaling(divisor):
+    inf = corner_infinity.readouts(corner_infinity.State(mode="inf", divisor=divisor))
+    assert inf == {"special": "1", "max-weight": "1", "gradient": "0"}
+    mask = corner_infinity.State(mode="mask", divisor=divisor)
+    r = corner_infinity.readouts(mask)
+    assert r["special"] == "0"
+    rest = np.array([0.9, -0.3, 0.2, -1.1]) / divisor
+    expected = np_softmax(np.insert(rest, 2, -np.inf))
+    assert float(r["max-weight"]) == pytest.approx(expected.max(), rel=5e-4)
+    assert float(r["gradient"]) == pytest.approx(np.linalg.norm(np.diag(expected) - np.outer(expected, expected)), rel=5e-4)
+
+
+def test_corner_infinity_bad_mode():
+    with pytest.raises(ParamError, match="mode must be one of inf, mask, got 'nan'"):
+        corner_infinity.parse({"mode": "nan"})
+
+
+@pytest.mark.parametrize("v", [-5.0, 0.3, 2.0, 4.9])
+def test_constant_v_output_is_v_for_any_weights(v):
+    for w in ((0.1, 0.5, 0.15, 0.25), (1.0, 0.0), (0.2, 0.2, 0.2, 0.2, 0.2)):
+        s = cv.parse({"weights": ",".join(map(str, w)), "v": str(v)})
+        assert float(cv.readouts(s)["output"]) == pytest.approx(float(np.dot(s.weights, [v] * len(w))), rel=1e-9)
+        assert float(cv.readouts(s)["output"]) == pytest.approx(v, rel=1e-9)
+
+
+def test_constant_v_drag_keeps_weights_summing_to_one():
+    s = cv.State()
+    moved = cv.update(s, {"type": "drag", "handle": "w0", "x": 0, "y": cv.PANEL.y(0.7)})
+    assert moved.weights[0] == 0.7 and math.fsum(moved.weights) == pytest.approx(1, abs=1e-9)
+    ratio = np.array(moved.weights[1:]) / np.array(s.weights[1:])
+    assert np.allclose(ratio, ratio[0], rtol=1e-3), "others keep their proportions"
+    assert cv.parse({"weights": ",".join(map(str, moved.weights))}).weights == moved.weights
+
+
+def test_constant_v_rejects_all_zero_weights():
+    with pytest.raises(ParamError, match="weights must not all be 0"):
+        cv.parse({"weights": "0,0,0"})
+
+
+@pytest.mark.parametrize("scaling", ["on", "off"])
+def test_summary_readouts_match_numpy(scaling):
+    s = summary_pipeline.State(dk=64, scaling=scaling, seed=2)
+    scores = np.array(ScorePool(2, 4000).scores(64))
+    c = 8.0 if scaling == "on" else 1.0
+    r = summary_pipeline.readouts(s)
+    assert float(r["score-std"]) == pytest.approx(scores.std(ddof=1), rel=5e-4)
+    assert float(r["scaled-std"]) == pytest.approx((scores / c).std(ddof=1), rel=5e-4)
+    mx, _, grad = np_readouts(np_softmax(scores[:8] / c))
+    assert float(r["max-weight"]) == pytest.approx(mx, rel=5e-4)
+    assert float(r["gradient"]) == pytest.approx(grad, rel=5e-4, abs=1e-9)
+
+
+def test_summary_removing_the_scaling_collapses_attention_at_large_dk():
+    on = summary_pipeline.readouts(summary_pipeline.State(dk=512, scaling="on"))
+    off = summary_pipeline.readouts(summary_pipeline.State(dk=512, scaling="off"))
+    assert float(off["max-weight"]) > 0.99 > float(on["max-weight"])
+    assert float(off["gradient"]) < 0.01 < float(on["gradient"])
+    assert 'class="sq-strike"' in summary_pipeline.render(summary_pipeline.State(scaling="off"))
