@@ -18,9 +18,11 @@ if str(ROOT) not in sys.path:
 
 from pycore.build import embed, pack  # noqa: E402
 from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
+from pycore.build.reference import reference  # noqa: E402
 from pycore.build.render import render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
+REFERENCE = "<!-- sq:figure-reference -->"
 
 
 def _embed_root(page_url: str) -> str:
@@ -47,7 +49,7 @@ def on_page_markdown(markdown, page, config, files):
 
     out = FENCE.sub(replace, markdown)
     _rendered[page.file.src_uri] = html
-    return out
+    return out.replace(REFERENCE, reference(_embed_root(page.url)[: -len("embed/")]))
 
 
 def on_page_content(html, page, config, files):

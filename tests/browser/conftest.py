@@ -66,9 +66,19 @@ def expected(figure_id: str, state: dict):
     return module.render(s), module.readouts(s)
 
 
+@pytest.fixture(scope="session")
+def shared_context(browser):
+    """One browser context for the session, so Pyodide's files come from the HTTP cache after the first test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def watched(page, server):
+def watched(shared_context, server):
     server.reset()
+    page = shared_context.new_page()
     w = Watched(page, server)
     yield w
+    page.close()
     server.reset()

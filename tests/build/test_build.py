@@ -86,3 +86,20 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
     result = build_site(tmp_path / "out", config)
     assert result.returncode != 0
     assert message in result.stderr + result.stdout
+
+
+def test_teachers_page_lists_every_figure_parameter_and_a_live_example(site_dir):
+    text = (site_dir / "teachers" / "index.html").read_text(encoding="utf-8")
+    for figure_id, module in figures.FIGURES.items():
+        assert f'id="embed-{figure_id}"' in text
+        assert f'src="../embed/{figure_id}/"' in text, "live example"
+        for name in figures.state_params(module.State()):
+            assert f"<code>{name}</code>" in text, (figure_id, name)
+    assert "a whole number from 1 to 512" in text and "one of none, sqrt, dk" in text
+    assert "sqrt-dk:height" in text
+
+
+def test_embed_pages_load_the_sandbox_notice_as_a_classic_script(site_dir):
+    text = (site_dir / "embed" / "dot-product" / "index.html").read_text(encoding="utf-8")
+    assert '<script src="../../assets/sqrt-dk/embed-check.js"></script>' in text
+    assert '<script type="module" src="../../assets/sqrt-dk/figures.js"></script>' in text

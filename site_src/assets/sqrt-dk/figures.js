@@ -27,13 +27,30 @@ function fail(reason) {
   waiting.clear();
 }
 
+// A frame sandboxed without allow-same-origin has an opaque origin and cannot start a worker
+// from the site; Python then runs on the page itself, behind the same message interface
+// (the site must answer with Access-Control-Allow-Origin for its files to load at all).
+function makeWorker() {
+  if (self.origin !== "null") return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  const fake = { onmessage: null, onerror: null, postMessage: null };
+  const post = (data) => setTimeout(() => fake.onmessage && fake.onmessage({ data }));
+  const queued = [];
+  fake.postMessage = (message) => queued.push(message);
+  import("./runtime.js").then(({ createRuntime }) => {
+    const onMessage = createRuntime(new URL("./", import.meta.url), post);
+    fake.postMessage = onMessage;
+    queued.forEach(onMessage);
+  }, (err) => fake.onerror && fake.onerror({ message: err.message }));
+  return fake;
+}
+
 function startWorker() {
   if (worker || phase === "failed") return;
   phase = "loading";
   everyStatus("Loading Python in your browser…");
   const stall = setTimeout(() => fail(`Python did not start within ${STALL_MS / 1000} s (a Content-Security-Policy without 'wasm-unsafe-eval' can cause this)`), STALL_MS);
   try {
-    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    worker = makeWorker();
   } catch (err) {
     clearTimeout(stall);
     fail(`the worker could not start (${err.message})`);
@@ -130,11 +147,24 @@ function remember(fig) {
   if (link) link.href = url.href;
 }
 
+const attr = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function iframeCode(src, title, height) {
+  return `<iframe src="${attr(src)}" title="${attr(title)}" loading="lazy" width="100%" height="${height}" style="border:0"></iframe>`;
+}
+
 function embedCode(fig) {
   const src = new URL(fig.el.dataset.embed, location.href);
   src.search = query(fig.state);
-  const title = fig.el.querySelector("figcaption").textContent.trim().replace(/"/g, "&quot;");
-  return `<iframe src="${src.href}" title="${title}" loading="lazy" width="100%" height="${fig.el.dataset.embedHeight}" style="border:0"></iframe>`;
+  return iframeCode(src.href, fig.el.dataset.title, fig.el.dataset.embedHeight);
+}
+
+// The teachers' page shows snippets with this site's own address once it is known.
+function fillSnippets() {
+  document.querySelectorAll("code[data-sq-snippet]").forEach((code) => {
+    const src = new URL(code.dataset.sqSnippet, location.href);
+    code.textContent = iframeCode(src.href, code.dataset.title, code.dataset.height);
+  });
 }
 
 function svgPoint(fig, event) {
@@ -234,6 +264,7 @@ function initialParams(fig) {
 }
 
 function init() {
+  fillSnippets();
   const found = [...document.querySelectorAll("[data-figure]")];
   for (const fig of figures) if (!document.contains(fig.el)) figures.delete(fig);
   const fresh = found.filter((el) => !el.dataset.bound).map((el) => {

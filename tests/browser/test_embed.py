@@ -1,0 +1,178 @@
+"""Embed pages inside iframes on a page from another origin: state, messages, height, XSS."""
+
+from __future__ import annotations
+
+import html
+import json
+from urllib.parse import urlencode
+
+import pytest
+
+from pycore import figures
+from tests.browser.conftest import READY_MS, expected
+from tests.conftest import Server
+
+# A valid, non-default state for every figure, in URL form.
+STATES = {
+    "query-key": {"q": "0.7,-0.3", "k": "0.5,0.6"},
+    "dot-product": {"q": "1,0", "k": "-1,0.5"},
+    "score-histogram": {"dk": "64", "divisor": "sqrt", "n": "2000"},
+    "variance-tower": {"dk": "9", "seed": "5"},
+    "softmax-spike": {"scores": "1,0,-1", "c": "2.5"},
+    "corner-dk1": {"n": "500", "seed": "3"},
+    "corner-ties": {"n": "7", "value": "-1.5", "c": "64"},
+    "corner-infinity": {"mode": "mask", "divisor": "2"},
+    "corner-constant-v": {"weights": "0.2,0.8", "v": "-1.5"},
+    "summary-pipeline": {"dk": "256", "scaling": "off"},
+}
+PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
+HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
+<script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
+  frame: [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source)}));</script>
+{frames}</body></html>"""
+
+
+def test_every_figure_has_valid_sample_state():
+    assert set(STATES) == set(figures.FIGURES)
+    for figure_id, params in STATES.items():
+        module = figures.get(figure_id)
+        assert module.parse(params) != module.State()
+
+
+@pytest.fixture
+def host(tmp_path, server):
+    """A second server on 'localhost' (another origin than the site's 127.0.0.1) for host pages."""
+    s = Server(tmp_path, host="127.0.0.1")
+    s.url = s.url.replace("127.0.0.1", "localhost")
+
+    def page(name: str, frames: list[tuple[str, dict]], sandbox: str | None = None) -> str:
+        tags = "\n".join(
+            f'<iframe id="f{i}" src="{html.escape(server.url + "/embed/" + fid + "/?" + urlencode(params))}" '
+            f'title="{fid}" width="100%" height="{figures.get(fid).HEIGHT}"'
+            + (f' sandbox="{sandbox}"' if sandbox is not None else "") + "></iframe>"
+            for i, (fid, params) in enumerate(frames))
+        (tmp_path / name).write_text(HOST.replace("{frames}", tags), encoding="utf-8")
+        return f"{s.url}/{name}"
+
+    yield page
+    s.close()
+
+
+def frame_of(page, index):
+    return page.frame_locator(f"#f{index}")
+
+
+def wait_ready(page, count):
+    for i in range(count):
+        frame_of(page, i).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+
+
+def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
+    page = watched.page
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    frames = list(STATES.items())
+    page.goto(host("all.html", frames))
+    wait_ready(page, len(frames))
+    for i, (figure_id, params) in enumerate(frames):
+        fig = frame_of(page, i).locator("[data-figure]")
+        state = json.loads(fig.get_attribute("data-state"))
+        module = figures.get(figure_id)
+        assert figures.state_json(module.parse(params)) == state, figure_id
+        svg, readouts = expected(figure_id, state)
+        shown = fig.evaluate("f => Object.fromEntries([...f.querySelectorAll('[data-readout]')].map(e => [e.dataset.readout, e.textContent]))")
+        assert shown == readouts, figure_id
+        assert fig.locator(".sq-figure__stage").evaluate("s => s.innerHTML") == svg, figure_id
+    # Interactive inside its frame: move a slider and read the new state back.
+    fig = frame_of(page, 2).locator("[data-figure]")
+    fig.locator("input[data-field='dk']").fill("100")
+    fig.locator("[data-readout='dk']").filter(has_text="100").wait_for(timeout=10_000)
+    state = json.loads(fig.get_attribute("data-state"))
+    assert state["dk"] == 100 and fig.evaluate(
+        "f => Object.fromEntries([...f.querySelectorAll('[data-readout]')].map(e => [e.dataset.readout, e.textContent]))"
+    ) == expected("score-histogram", state)[1]
+    # Every frame announced its height to the host, from the site's origin.
+    page.wait_for_function(f"() => new Set(window.heights.filter(m => m.data && m.data.type === 'sqrt-dk:height').map(m => m.frame)).size === {len(frames)}")
+    for message in page.evaluate("() => window.heights"):
+        assert message["origin"] == watched.server.url
+        assert message["data"]["height"] > 200
+    assert dialogs == [] and watched.errors == []
+
+
+def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, host):
+    page = watched.page
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    frames = []
+    for n, (figure_id, params) in enumerate(STATES.items()):
+        probe = PROBES[n % len(PROBES)]
+        frames.append((figure_id, {name: probe for name in params}))
+    frames.append(("score-histogram", {"dk": "9999"}))
+    page.goto(host("probes.html", frames))
+    wait_ready(page, len(frames))
+    for i, (figure_id, params) in enumerate(frames):
+        frame = frame_of(page, i)
+        fig = frame.locator("[data-figure]")
+        module = figures.get(figure_id)
+        assert json.loads(fig.get_attribute("data-state")) == figures.state_json(module.State()), "default drawn"
+        message = fig.locator("[data-status]").text_content()
+        first = next(iter(params))
+        assert message.startswith(f"{first} must be"), message
+        assert frame.locator("script:not([src])").count() == 0
+        assert frame.locator("[onload], [onerror], a[href^='javascript']").count() == 0
+    assert "dk must be a whole number from 1 to 512, got '9999'" in frame_of(page, len(frames) - 1).locator("[data-status]").text_content()
+    page.wait_for_timeout(300)
+    assert dialogs == []
+
+
+@pytest.mark.parametrize("sandbox,cors,interactive", [
+    ("allow-scripts allow-same-origin", False, True),
+    ("allow-scripts", True, True),
+    ("allow-scripts", False, False),
+])
+def test_sandboxed_frames(watched, host, sandbox, cors, interactive):
+    if cors:
+        watched.server.settings["headers"] = {"Access-Control-Allow-Origin": "*"}
+    page = watched.page
+    page.goto(host("sandbox.html", [("dot-product", {"q": "1,1"})], sandbox=sandbox))
+    fig = frame_of(page, 0).locator("[data-figure]")
+    if interactive:
+        frame_of(page, 0).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+        assert json.loads(fig.get_attribute("data-state"))["q"] == [1, 1]
+        fig.locator("input[data-field='swing']").fill("180")
+        fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
+    else:
+        page.wait_for_timeout(3000)
+        assert fig.get_attribute("data-ready") is None
+        assert "sandboxed without allow-same-origin" in fig.locator("[data-status]").text_content()
+        assert fig.locator(".sq-figure__stage svg").count() == 1, "the pre-rendered figure stays"
+
+
+def test_copy_embed_code_and_permalink_follow_the_state(watched):
+    watched.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = watched.open("/step-2/")
+    fig = "[data-figure='dot-product']"
+    history = page.evaluate("() => history.length")
+    page.locator(f"{fig} [data-handle='k']").focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector(\"{fig}\").dataset.state).k[0] === 0")
+    watched.settle(fig)
+    state = watched.state(fig)
+    assert page.evaluate("() => history.length") == history, "no history entry per change"
+    assert page.evaluate("() => location.hash") == "#fig-dot-product?q=1.5%2C0.5&k=0%2C1.5"
+    page.locator(f"{fig} [data-action='embed']").click()
+    snippet = page.evaluate("() => navigator.clipboard.readText()")
+    src = f"{watched.server.url}/embed/dot-product/?q=1.5%2C0.5&k=0%2C1.5"
+    escaped = src.replace("&", "&amp;")
+    assert snippet.startswith(f'<iframe src="{escaped}" title="The dot product: two arrows, one number" loading="lazy" width="100%" height="')
+    permalink = page.locator(f"{fig} [data-action='permalink']").get_attribute("href")
+    assert permalink.endswith("/step-2/#fig-dot-product?q=1.5%2C0.5&k=0%2C1.5")
+    other = page.context.new_page()
+    other.goto(permalink)
+    other.wait_for_function(f"() => document.querySelector(\"{fig}\").dataset.ready === 'true'", timeout=READY_MS)
+    assert json.loads(other.locator(fig).get_attribute("data-state")) == state
+    embed = page.context.new_page()
+    embed.goto(src)
+    embed.wait_for_function("() => document.querySelector('[data-figure]').dataset.ready === 'true'", timeout=READY_MS)
+    assert json.loads(embed.locator("[data-figure]").get_attribute("data-state")) == state
