@@ -6,23 +6,74 @@ An unknown figure id or a bad parameter raises PluginError naming the page, so
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pycore.build import embed, pack  # noqa: E402
+from pycore.build import cards, embed, pack, reproduce  # noqa: E402
 from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
 from pycore.build.reference import reference  # noqa: E402
 from pycore.build.render import render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
+_deck: list[cards.Card] = []
+_titles: dict[str, str] = {}
 REFERENCE = "<!-- sq:figure-reference -->"
+ALL_CARDS = "<!-- sq:all-cards -->"
+REPRODUCTION = "<!-- sq:reproduction-table -->"
+DECK = "cards.tsv"
+
+
+def _nav_pages(nav) -> list[tuple[str, str]]:
+    """(title, source path) of every page in the configured nav, in order."""
+    out = []
+    for item in nav or []:
+        for title, target in item.items():
+            if isinstance(target, list):
+                out.extend(_nav_pages(target))
+            else:
+                out.append((title, target))
+    return out
+
+
+STEP = re.compile(r"step-(\d)\.md")
+
+
+def step_indicator(current: int) -> str:
+    """A small "step n of 7" bar linking every step, the current one marked for screen readers."""
+    steps = sorted((int(m.group(1)), title) for src, title in _titles.items() if (m := STEP.fullmatch(src)))
+    items = "".join(
+        f'<li><a href="../step-{n}/" title="{html.escape(title)}"'
+        + (' aria-current="step"' if n == current else "") + f">{n}</a></li>"
+        for n, title in steps)
+    return (f'<nav class="sq-steps" aria-label="The seven steps"><span>Step {current} of {len(steps)}</span>'
+            f"<ol>{items}</ol></nav>\n\n")
+
+
+def on_files(files, config):
+    """Gather every recall card before any page is rendered; add the Anki deck as a site file."""
+    _deck.clear()
+    _titles.clear()
+    for title, src in _nav_pages(config["nav"]):
+        _titles[src] = title
+        file = files.get_file_from_path(src)
+        if file is None:
+            continue
+        try:
+            _deck.extend(cards.collect(Path(file.abs_src_path).read_text(encoding="utf-8"), src))
+        except cards.CardError as err:
+            raise PluginError(str(err)) from None
+    files.append(File.generated(config, DECK, content=cards.anki(_deck)))
+    return files
 
 
 def _embed_root(page_url: str) -> str:
@@ -49,7 +100,17 @@ def on_page_markdown(markdown, page, config, files):
 
     out = FENCE.sub(replace, markdown)
     _rendered[page.file.src_uri] = html
-    return out.replace(REFERENCE, reference(_embed_root(page.url)[: -len("embed/")]))
+    root = _embed_root(page.url)[: -len("embed/")]
+    try:
+        out = cards.replace(out, page.file.src_uri)
+    except cards.CardError as err:
+        raise PluginError(str(err)) from None
+    out = out.replace(ALL_CARDS, cards.review(_deck, _titles))
+    if step := STEP.fullmatch(page.file.src_uri):
+        out = step_indicator(int(step.group(1))) + out
+    if REPRODUCTION in out:
+        out = out.replace(REPRODUCTION, reproduce.markdown(reproduce.table()))
+    return out.replace(REFERENCE, reference(root))
 
 
 def on_page_content(html, page, config, files):

@@ -1,0 +1,88 @@
+"""Recall cards: written once in the pages, shown in place, gathered on the review page, exported for Anki.
+
+A card is a fenced block in a step's Markdown:
+
+    ```card
+    Q: Why is the variance of the score exactly d_k?
+    A: It is a sum of d_k independent products ...
+    ```
+
+In place it becomes a collapsed ``??? question`` block (the answer hidden until revealed);
+the review page and the Anki deck are generated from the same parsed cards.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+FENCE = re.compile(r"^```card[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+ANKI_HEADER = "#separator:tab\n#html:true\n#columns:Front\tBack\tTags\n#tags column:3\n"
+
+
+class CardError(ValueError):
+    """A card block that is not a question and an answer."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One question and its answer, with the page it belongs to."""
+
+    question: str
+    answer: str
+    page: str
+    """The Markdown source path, e.g. ``step-4.md``."""
+
+
+def parse(body: str, page: str) -> Card:
+    """``Q:`` on the first line, ``A:`` starting a later line; the answer may run over several lines."""
+    match = re.fullmatch(r"\s*Q:\s*(?P<q>.+?)\s*\n\s*A:\s*(?P<a>.+?)\s*", body, re.S)
+    if not match:
+        raise CardError(f"{page}: a card needs a 'Q:' line followed by an 'A:' line")
+    question = " ".join(match.group("q").split())
+    if '"' in question:
+        raise CardError(f"{page}: use typographic quotes in a card's question, not '\"': {question}")
+    return Card(question, " ".join(match.group("a").split()), page)
+
+
+def collect(markdown: str, page: str) -> list[Card]:
+    """Every card in one page, in order."""
+    return [parse(m.group("body"), page) for m in FENCE.finditer(markdown)]
+
+
+def as_markdown(card: Card) -> str:
+    """A collapsed question block whose answer shows when the reader opens it."""
+    return f'??? question sq-card "{card.question}"\n    {card.answer}\n'
+
+
+def replace(markdown: str, page: str) -> str:
+    """Cards in a page's Markdown turned into collapsed blocks."""
+    return FENCE.sub(lambda m: as_markdown(parse(m.group("body"), page)), markdown)
+
+
+def review(cards: list[Card], titles: dict[str, str], link_prefix: str = "") -> str:
+    """Every card, grouped under a link to its page."""
+    out: list[str] = []
+    current = None
+    for card in cards:
+        if card.page != current:
+            current = card.page
+            out.append(f"\n### [{titles.get(card.page, card.page)}]({link_prefix}{card.page})\n")
+        out.append(as_markdown(card))
+    return "\n".join(out)
+
+
+def _anki_html(text: str) -> str:
+    """Escape for Anki's HTML fields and turn Markdown *emphasis* into <i>."""
+    return re.sub(r"\*([^*]+)\*", r"<i>\1</i>", html.escape(text, quote=False))
+
+
+def anki(cards: list[Card]) -> str:
+    """Tab-separated front, back and tag (the page), with Anki's header lines; math stays \\( \\)."""
+    rows = [ANKI_HEADER]
+    for card in cards:
+        fields = [_anki_html(card.question), _anki_html(card.answer),
+                  "sqrt-dk::" + card.page.removesuffix(".md")]
+        rows.append("\t".join(f.replace("\t", " ") for f in fields) + "\n")
+    return "".join(rows)
