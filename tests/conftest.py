@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -15,27 +17,41 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
-    """Run a real ``mkdocs build --strict`` into ``dest``."""
+def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None) -> subprocess.CompletedProcess:
+    """Run a real ``mkdocs build --strict`` into ``dest``; ``site_url`` sets SITE_URL (instant navigation needs it)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url:
+        env["SITE_URL"] = site_url
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
                            "-d", str(dest)], capture_output=True, text=True, cwd=ROOT, env=env)
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory) -> Path:
+def site_port() -> int:
+    """The port the test server will use, known before the build so site_url can match it."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory, site_port) -> Path:
     dest = tmp_path_factory.mktemp("site")
-    result = build_site(dest)
+    result = build_site(dest, site_url=f"http://127.0.0.1:{site_port}/")
     assert result.returncode == 0, result.stderr
     return dest
 
 
 class Handler(SimpleHTTPRequestHandler):
-    """Static files plus the knobs the failure tests turn: extra headers and forced 404s."""
+    """Static files plus the knobs the failure tests turn: extra headers, forced 404s, replaced files."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
                       ".mjs": "text/javascript", ".js": "text/javascript"}
-    settings: dict = {"headers": {}, "missing": ()}
+    settings: dict = {"headers": {}, "missing": (), "replace": {}}
 
     def log_message(self, *args):  # keep test output clean
         pass
@@ -44,6 +60,12 @@ class Handler(SimpleHTTPRequestHandler):
         if any(self.path.startswith(prefix) for prefix in self.settings["missing"]):
             self.send_error(404)
             return None
+        body = self.settings["replace"].get(self.path.split("?")[0])
+        if body is not None:
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
         return super().send_head()
 
     def end_headers(self):
@@ -55,24 +77,25 @@ class Handler(SimpleHTTPRequestHandler):
 class Server:
     """A threaded static server on 127.0.0.1 with a random port."""
 
-    def __init__(self, directory: Path, host: str = "127.0.0.1"):
-        self.settings = {"headers": {}, "missing": ()}
+    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0):
+        self.settings = {"headers": {}, "missing": (), "replace": {}}
         handler = type("BoundHandler", (Handler,), {"settings": self.settings})
-        self.httpd = ThreadingHTTPServer((host, 0), functools.partial(handler, directory=str(directory)))
+        self.httpd = ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
         self.url = f"http://{host}:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def reset(self):
         self.settings["headers"] = {}
         self.settings["missing"] = ()
+        self.settings["replace"] = {}
 
     def close(self):
         self.httpd.shutdown()
 
 
 @pytest.fixture(scope="session")
-def server(site_dir):
-    s = Server(site_dir)
+def server(site_dir, site_port):
+    s = Server(site_dir, port=site_port)
     yield s
     s.close()
 

@@ -13,21 +13,46 @@ READY_MS = 60_000
 
 
 class Watched:
-    """A Playwright page plus what it logged and fetched."""
+    """The session's Playwright page plus what it logged, fetched and was asked (dialogs) in this test.
+
+    Pages of the article are reached by Material's instant navigation when possible, so the
+    Pyodide worker started by an earlier test keeps serving (as it does for a reader).
+    """
 
     def __init__(self, page, server):
         self.page, self.server = page, server
-        self.errors: list[str] = []
-        self.requests: list[str] = []
+        self.reset()
         page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("request", lambda r: self.requests.append(r.url))
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+
+    def reset(self):
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
 
     def open(self, path: str, ready: str | None = "[data-figure]"):
-        self.page.goto(self.server.url + path)
+        target = self.server.url + path
+        here = self.page.url
+        instant = (here.startswith(self.server.url) and "/embed/" not in here and "/embed/" not in path
+                   and "#" not in path and self.page.evaluate("() => Boolean(window.location$)"))
+        if instant:
+            if here.split("#")[0] == target:  # a fresh copy of the same page: step away and back
+                self._swap("/" if path != "/" else "/step-1/")
+            self._swap(path)
+        else:
+            self.page.goto(target)
         if ready:
             self.page.wait_for_selector(f"{ready}[data-ready='true']", timeout=READY_MS)
         return self.page
+
+    def _swap(self, path: str):
+        """Instant navigation: a click on a link, which Material intercepts."""
+        self.page.evaluate("(url) => { const a = document.createElement('a'); a.href = url; "
+                           "document.body.append(a); a.click(); a.remove(); }", self.server.url + path)
+        self.page.wait_for_function("(p) => location.pathname === p", arg=path)
+        self.page.wait_for_load_state()
 
     def figure(self, selector: str):
         return self.page.locator(selector)
@@ -68,17 +93,24 @@ def expected(figure_id: str, state: dict):
 
 @pytest.fixture(scope="session")
 def shared_context(browser):
-    """One browser context for the session, so Pyodide's files come from the HTTP cache after the first test."""
+    """One browser context for the session."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     yield context
     context.close()
 
 
-@pytest.fixture
-def watched(shared_context, server):
-    server.reset()
+@pytest.fixture(scope="session")
+def shared(shared_context, server):
+    """One page for the whole session, so most tests reuse the running Pyodide worker."""
     page = shared_context.new_page()
-    w = Watched(page, server)
-    yield w
+    yield Watched(page, server)
     page.close()
+
+
+@pytest.fixture
+def watched(shared, server):
+    server.reset()
+    shared.reset()
+    yield shared
+    shared.page.emulate_media(media="screen", color_scheme="light", reduced_motion="no-preference")
     server.reset()

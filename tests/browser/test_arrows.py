@@ -82,10 +82,17 @@ def test_query_key_drag_k_and_readouts(watched):
     assert readouts["k"] == f"({state['k'][0]:g}, {state['k'][1]:g})"
 
 
-def test_no_request_leaves_the_local_server(watched):
-    watched.open("/step-2/")
-    watched.page.wait_for_timeout(500)
-    outside = [u for u in watched.requests if not u.startswith(watched.server.url) and not u.startswith("data:")]
+def test_no_request_leaves_the_local_server(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    requests, errors = [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(server.url + "/step-2/")
+    page.wait_for_selector("[data-figure][data-ready='true']", timeout=60_000)
+    page.wait_for_timeout(500)
+    outside = [u for u in requests if not u.startswith(server.url) and not u.startswith("data:")]
     assert outside == []
-    assert any(u.endswith("pyodide.asm.wasm") for u in watched.requests)
-    assert watched.errors == []
+    assert any(u.endswith("pyodide.asm.wasm") for u in requests), "the worker's requests are seen too"
+    assert errors == []
+    context.close()

@@ -69,8 +69,6 @@ def wait_ready(page, count):
 
 def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
     page = watched.page
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     frames = list(STATES.items())
     page.goto(host("all.html", frames))
     wait_ready(page, len(frames))
@@ -96,13 +94,11 @@ def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
     for message in page.evaluate("() => window.heights"):
         assert message["origin"] == watched.server.url
         assert message["data"]["height"] > 200
-    assert dialogs == [] and watched.errors == []
+    assert watched.dialogs == [] and watched.errors == []
 
 
 def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, host):
     page = watched.page
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     frames = []
     for n, (figure_id, params) in enumerate(STATES.items()):
         probe = PROBES[n % len(PROBES)]
@@ -122,7 +118,7 @@ def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, h
         assert frame.locator("[onload], [onerror], a[href^='javascript']").count() == 0
     assert "dk must be a whole number from 1 to 512, got '9999'" in frame_of(page, len(frames) - 1).locator("[data-status]").text_content()
     page.wait_for_timeout(300)
-    assert dialogs == []
+    assert watched.dialogs == []
 
 
 @pytest.mark.parametrize("sandbox,cors,interactive", [

@@ -103,3 +103,57 @@ def test_embed_pages_load_the_sandbox_notice_as_a_classic_script(site_dir):
     text = (site_dir / "embed" / "dot-product" / "index.html").read_text(encoding="utf-8")
     assert '<script src="../../assets/sqrt-dk/embed-check.js"></script>' in text
     assert '<script type="module" src="../../assets/sqrt-dk/figures.js"></script>' in text
+
+
+def test_every_page_of_the_article_is_built(site_dir):
+    for page in ("", "step-1", "step-2", "step-3", "step-4", "step-5", "step-6", "step-7", "summary",
+                 "retelling", "review", "reproduce", "see-also", "teachers"):
+        assert (site_dir / page / "index.html").is_file(), page
+    for n in range(1, 8):
+        text = (site_dir / f"step-{n}" / "index.html").read_text(encoding="utf-8")
+        assert f"<span>Step {n} of 7</span>" in text and f'<a href="../step-{n}/" ' in text
+        assert text.count('aria-current="step"') == 1
+
+
+def _source_cards():
+    from pycore.build import cards
+
+    out = []
+    for n in range(1, 8):
+        out += cards.collect((ROOT / "site_src" / f"step-{n}.md").read_text(encoding="utf-8"), f"step-{n}.md")
+    return out
+
+
+def test_every_step_has_cards_and_the_review_page_holds_them_all(site_dir):
+    deck = _source_cards()
+    assert {c.page for c in deck} == {f"step-{n}.md" for n in range(1, 8)}
+    assert len(deck) >= 3 + 7
+    review = (site_dir / "review" / "index.html").read_text(encoding="utf-8")
+    assert review.count('class="question sq-card"') == len(deck)
+    for n in range(1, 8):
+        page = (site_dir / f"step-{n}" / "index.html").read_text(encoding="utf-8")
+        assert page.count('class="question sq-card"') == sum(c.page == f"step-{n}.md" for c in deck)
+
+
+def test_anki_deck_parses_and_holds_every_card(site_dir):
+    import csv
+
+    text = (site_dir / "cards.tsv").read_text(encoding="utf-8")
+    assert text.startswith("#separator:tab\n#html:true\n")
+    rows = list(csv.reader([line for line in text.splitlines() if not line.startswith("#")], delimiter="\t"))
+    deck = _source_cards()
+    assert len(rows) == len(deck) and all(len(r) == 3 for r in rows)
+    assert [r[2] for r in rows] == ["sqrt-dk::" + c.page[:-3] for c in deck]
+    assert rows[0][0] == html.escape(deck[0].question, quote=False)
+    assert 'href="../cards.tsv"' in (site_dir / "review" / "index.html").read_text(encoding="utf-8")
+
+
+def test_reproduction_page_shows_the_numpy_table(site_dir):
+    from pycore.build import reproduce
+
+    text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
+    for row in reproduce.table():
+        cells = reproduce.cells(row)
+        assert f"<td>{cells[0]}</td>" in text.replace(' style="text-align: right;"', "")
+        assert all(f">{c}</td>" in text for c in cells[1:])
+    assert "pycore.build.reproduce" in text

@@ -1,5 +1,5 @@
 // The page side of the figures: events in, state out, DOM patched. All math is in pycore.
-const STALL_MS = 20000;
+const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const figures = new Set();
 const waiting = new Map();
 let worker = null;
@@ -121,7 +121,7 @@ function show(fig, answer) {
   }
   status(fig, answer.error ? answer.error : "", Boolean(answer.error));
   if (answer.error) fig.el.dataset.error = answer.error; else delete fig.el.dataset.error;
-  if (fig.announce) { fig.announce = false; announce(fig); }
+  if (fig.announce && !fig.queue.length && !fig.drag) { fig.announce = false; announce(fig); }
   if (fig.track) remember(fig);
   if (fig.pendingReady) { fig.pendingReady = false; fig.el.dataset.ready = "true"; }
 }
@@ -263,6 +263,15 @@ function initialParams(fig) {
   return Object.fromEntries(new URLSearchParams(search.replace(/,/g, "%2C")));
 }
 
+// Nothing of Pyodide is fetched before the page has painted once. A frame scrolled out of
+// view gets no animation frames, so a timer stands in for the paint there.
+function afterPaint(callback) {
+  let done = false;
+  const once = () => { if (!done) { done = true; callback(); } };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 1000);
+}
+
 function init() {
   fillSnippets();
   const found = [...document.querySelectorAll("[data-figure]")];
@@ -278,14 +287,15 @@ function init() {
   if (phase === "ready") fresh.forEach(activate);
   else if (phase === "failed") fresh.forEach((fig) => status(fig, `Interactivity is unavailable: ${problem}.`, true));
   else if (phase === "loading") fresh.forEach((fig) => status(fig, "Loading Python in your browser…"));
-  else {
+  else afterPaint(() => {
+    // Python starts when a figure comes near the viewport, or when the browser is idle.
     const near = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) { near.disconnect(); startWorker(); }
     }, { rootMargin: "800px" });
     fresh.forEach((fig) => near.observe(fig.el));
     const idle = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
     idle(() => startWorker(), { timeout: 4000 });
-  }
+  });
 }
 
 function embedTheme() {

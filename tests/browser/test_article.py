@@ -1,0 +1,74 @@
+"""The article as a reader meets it: cards, typeset math, instant navigation, print."""
+
+from __future__ import annotations
+
+import pytest
+
+PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
+         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+
+UNRENDERED = """() => {
+  const walker = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);
+  const bad = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement.closest('code, pre, script, .katex')) continue;
+    if (/\\\\\\(|\\\\\\)|\\\\\\[|\\\\\\]|\\$\\$/.test(n.textContent)) bad.push(n.textContent.trim().slice(0, 80));
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_unrendered_math_delimiters(watched, path):
+    page = watched.open(path, ready=None)
+    page.wait_for_function("() => [...document.querySelectorAll('.arithmatex')].every(e => e.querySelector('.katex'))")
+    assert page.evaluate(UNRENDERED) == []
+    assert watched.errors == []
+
+
+def test_every_card_reveals_with_mouse_and_keyboard(watched):
+    page = watched.open("/review/", ready=None)
+    cards = page.locator("details.sq-card")
+    count = cards.count()
+    assert count >= 10
+    for i in range(count):
+        card = cards.nth(i)
+        answer = card.locator("p").first
+        assert card.get_attribute("open") is None and not answer.is_visible()
+        if i % 2 == 0:
+            card.locator("summary").click()
+        else:
+            card.locator("summary").focus()
+            page.keyboard.press("Enter")
+        page.wait_for_function("(d) => d.open", arg=card.element_handle())
+        assert answer.is_visible() and answer.text_content().strip()
+        card.locator("summary").focus()
+        page.keyboard.press("Space")
+        page.wait_for_function("(d) => !d.open", arg=card.element_handle())
+
+
+def test_instant_navigation_initialises_figures_and_math_on_the_new_page(watched):
+    page = watched.open("/step-1/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.locator(".md-footer__link--next").click()
+    page.wait_for_url("**/step-2/")
+    page.wait_for_selector("[data-figure='dot-product'][data-ready='true']", timeout=30_000)
+    assert page.evaluate("() => window.sameDocument") is True, "Material swapped the page without a reload"
+    page.wait_for_function("() => [...document.querySelectorAll('.arithmatex')].every(e => e.querySelector('.katex'))")
+    before = page.locator("[data-figure='dot-product']").get_attribute("data-state")
+    page.locator("[data-figure='dot-product'] input[data-field='swing']").fill("90")
+    page.wait_for_function(f"() => document.querySelector(\"[data-figure='dot-product']\").dataset.state !== {before!r}")
+    assert page.locator("[data-figure='dot-product'] [data-readout='cue']").text_content() == "perpendicular"
+    workers = page.evaluate("() => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/worker.js')).length")
+    assert workers == 1, "one worker serves the whole visit"
+    assert watched.errors == []
+
+
+def test_print_shows_figures_in_their_state_and_no_controls(watched):
+    page = watched.open("/step-3/")
+    page.emulate_media(media="print")
+    fig = page.locator("#fig-score-histogram-4")
+    assert fig.locator(".sq-figure__stage svg").is_visible()
+    assert not fig.locator(".sq-figure__controls").is_visible()
+    assert not fig.locator(".sq-figure__share").is_visible()
+    assert fig.locator("[data-readout='variance']").is_visible()

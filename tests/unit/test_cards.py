@@ -1,0 +1,37 @@
+import csv
+import io
+
+import pytest
+
+from pycore.build import cards
+
+
+def test_parse_question_and_multiline_answer():
+    card = cards.parse("Q: Why √dₖ?\nA: Dividing by c divides\nthe variance by c².\n", "step-6.md")
+    assert card == cards.Card("Why √dₖ?", "Dividing by c divides the variance by c².", "step-6.md")
+
+
+@pytest.mark.parametrize("body", ["A: only an answer", "Q: only a question", "", 'Q: a "quoted" word\nA: no'])
+def test_malformed_cards_are_errors_naming_the_page(body):
+    with pytest.raises(cards.CardError, match="^step-1.md: "):
+        cards.parse(body, "step-1.md")
+
+
+def test_in_place_markdown_is_a_collapsed_question():
+    md = cards.replace("Text\n\n```card\nQ: Why?\nA: Because.\n```\n", "x.md")
+    assert '??? question sq-card "Why?"\n    Because.' in md and "```card" not in md
+
+
+def test_anki_export_is_tab_separated_with_escaped_html():
+    deck = [cards.Card("Is 1 < 2 *really*?", "Yes\tobviously & always: \\(1 < 2\\).", "step-2.md")]
+    text = cards.anki(deck)
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter="\t"))
+    assert rows == [["Is 1 &lt; 2 <i>really</i>?", "Yes obviously &amp; always: \\(1 &lt; 2\\).", "sqrt-dk::step-2"]]
+    assert text.startswith("#separator:tab\n#html:true\n")
+
+
+def test_review_groups_cards_under_their_page():
+    deck = [cards.Card("A?", "a", "step-1.md"), cards.Card("B?", "b", "step-1.md"), cards.Card("C?", "c", "step-2.md")]
+    text = cards.review(deck, {"step-1.md": "1. Two arrows", "step-2.md": "2. Dot"})
+    assert text.count("### [") == 2 and text.index("A?") < text.index("C?")
