@@ -78,9 +78,9 @@ def arrow(x0: float, y0: float, x1: float, y1: float, cls: str, head: float = 11
 
 def handle(cx: float, cy: float, name: str, label: str, valuetext: str, value: float,
            lo: float, hi: float, cls: str) -> str:
-    """A draggable, focusable tip: a 48-unit hit target around a visible dot.
+    """A draggable, focusable tip: a 56-unit hit target around a visible dot and its focus ring.
 
-    48 units stay at least 24 CSS pixels even when a 680-unit figure shrinks to a phone's width.
+    56 units stay at least 24 CSS pixels even when a 690-unit figure shrinks to a phone's width.
 
     It follows the WAI-ARIA slider pattern; arrow keys are handled by the figure's update().
     """
@@ -95,7 +95,8 @@ def handle(cx: float, cy: float, name: str, label: str, valuetext: str, value: f
         "aria-valuenow": fmt(value),
         "aria-valuetext": valuetext,
     }, [
-        el("circle", {"cx": cx, "cy": cy, "r": 24, "class": "sq-hit"}),
+        el("circle", {"cx": cx, "cy": cy, "r": 28, "class": "sq-hit"}),
+        el("circle", {"cx": cx, "cy": cy, "r": 12, "class": "sq-ring"}),
         el("circle", {"cx": cx, "cy": cy, "r": 6, "class": "sq-dot"}),
     ])
 
