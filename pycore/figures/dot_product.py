@@ -24,7 +24,7 @@ CONTROLS = (
     Play("swing", "Play the swing", stops=(0, 90, 180)),
 )
 PLANE = marks.Plane(left=30, top=10, size=320, extent=_arrows.EXTENT)
-BAR_LEFT, BAR_RIGHT, BAR_RANGE = 400, 660, 8.0
+BAR_LEFT, BAR_RIGHT, BAR_RANGE = 50, 300, 8.0
 
 
 @dataclass(frozen=True)
@@ -155,9 +155,12 @@ def _angle_arc(state: State) -> list[str]:
 
 
 def render(state: State) -> str:
-    """Arrows on the left, the terms adding up on the right."""
+    """Two SVGs, so a narrow screen can stack them: the arrows, and the terms adding up."""
     label = (f"Q = {_arrows.pair(state.q)} and K = {_arrows.pair(state.k)}; "
              f"dot product {fmt(dot(state.q, state.k), 2)}; the arrows are {cue(state)}")
     parts = _arrows.draw(PLANE, state.q, state.k)
     parts[1:1] = _angle_arc(state)
-    return svg(680, 350, label, parts + _bars(state), "sq-dot-product", interactive=True)
+    t1, t2 = terms(state.q, state.k)
+    bars_label = f"q1k1 = {fmt(t1, 2)} plus q2k2 = {fmt(t2, 2)} makes {fmt(t1 + t2, 2)}"
+    return (svg(380, 350, label, parts, "sq-dot-product", interactive=True)
+            + svg(320, 320, bars_label, _bars(state), "sq-dot-product-terms"))

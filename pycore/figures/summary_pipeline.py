@@ -13,7 +13,7 @@ from ..controls import Button, Choice, Range
 from ..pool import MAX_DK, pool
 from ..sampling import normals
 from ..softmax import jacobian_norm, softmax
-from ..svg import el, fmt, sig, svg, text
+from ..svg import fmt, sig, svg, text
 from ..vectors import dot
 from . import _hist
 from ._bars import Panel, bars, words
@@ -29,7 +29,7 @@ CONTROLS = (Range("dk", "dₖ", 1, MAX_DK, 1),
             Button("resample", "Resample"))
 WORDS = 8
 N = 4000
-HIST = _hist.Frame(left=12, right=198, top=36, bottom=150)
+HIST = _hist.Frame(left=14, right=200, top=36, bottom=150)
 SOFT = Panel(left=34, top=44, width=166, height=96, lo=0.0, hi=1.0)
 
 
@@ -77,65 +77,56 @@ def row_weights(state: State) -> list[float]:
     return softmax([v / c for v in s])
 
 
-def _box(x: float, y: float, w: float, h: float, title: str, inner: list[str]) -> str:
-    return el("g", {"transform": f"translate({fmt(x)} {fmt(y)})"},
-              [marks.rect(0, 0, w, h, "sq-stage"), text(10, 20, title, "sq-heading"), *inner])
+W, H = 214, 184
+"""Each stage is its own small SVG, so the six wrap into rows that fit the screen."""
 
 
-def _link(x1: float, y1: float, x2: float, y2: float) -> str:
-    return marks.arrow(x1, y1, x2, y2, "sq-flow", head=8)
-
-
-def _turn(x1: float, y1: float, x2: float, y2: float) -> str:
-    """A connector from the bottom of one stage to the top of another, with right-angle bends."""
-    mid = (y1 + y2) / 2
-    return el("g", {}, [marks.polyline([(x1, y1), (x1, mid), (x2, mid)], "sq-flow-line"),
-                        marks.arrow(x2, mid, x2, y2, "sq-flow", head=8)])
+def _stage(title: str, label: str, inner: list[str]) -> str:
+    return svg(W, H, label, [marks.rect(2, 2, W - 4, H - 4, "sq-stage"), text(12, 22, title, "sq-heading"), *inner],
+               "sq-svg--stage")
 
 
 def render(state: State) -> str:
-    """Six stages in two rows, joined by arrows; the scaling stage is struck out when removed."""
+    """Six stages in reading order; the scaling stage is struck out when removed."""
     q, k = arrows(state)
     scores = pool(state.seed, N).scores(state.dk)
     c = divisor(state)
     scaled = [v / c for v in scores]
-    xmax_raw = _hist.auto_xmax(state.dk, 1.0)
+    sd_raw = math.sqrt(stats.variance(scores))
+    sd_scaled = math.sqrt(stats.variance(scaled))
     p = row_weights(state)
-    plane = marks.Plane(left=40, top=30, size=124, extent=2.5)
+    plane = marks.Plane(left=45, top=32, size=124, extent=2.5)
     ox, oy = plane.px(0, 0)
-    arrow_parts = [marks.line(40, oy, 164, oy, "sq-axis"), marks.line(ox, 30, ox, 154, "sq-axis")]
+    arrow_parts = [marks.line(45, oy, 169, oy, "sq-axis"), marks.line(ox, 32, ox, 156, "sq-axis")]
     for v, cls in ((k, "sq-k"), (q, "sq-q")):
         x, y = plane.px(max(-2.5, min(2.5, v[0])), max(-2.5, min(2.5, v[1] if len(v) > 1 else 0.0)))
         arrow_parts.append(marks.arrow(ox, oy, x, y, cls, head=8))
-    arrow_parts.append(text(100, 168, f"first 2 of {state.dk} coordinates", "sq-tick", "middle"))
-    stage1 = _box(0, 0, 200, 180, "1 · two random arrows", arrow_parts)
-    stage2 = _box(225, 0, 200, 180, "2 · dot product", [
-        text(100, 80, f"Q·Kᵀ = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
-        text(100, 110, f"a sum of {state.dk} products", "sq-tick", "middle")])
-    raw_parts, _ = _hist.draw(scores, state.dk, 1.0, xmax_raw, 40, "", frame=HIST)
-    stage3 = _box(450, 0, 210, 180, f"3 · wide score, sd {fmt(math.sqrt(stats.variance(scores)), 2)}",
-                  raw_parts[1:])
-    if state.scaling == "on":
-        stage4 = _box(0, 220, 200, 180, "4 · divide by √dₖ", [
-            text(100, 90, f"÷ √{state.dk} = {fmt(math.sqrt(state.dk), 3)}", "sq-big", "middle"),
-            text(100, 120, "variance dₖ → 1", "sq-tick", "middle")])
-    else:
-        stage4 = _box(0, 220, 200, 180, "4 · (stage removed)", [
-            marks.line(20, 40, 180, 160, "sq-strike"), marks.line(180, 40, 20, 160, "sq-strike"),
-            text(100, 170, "scores go through unchanged", "sq-tick", "middle")])
+    arrow_parts.append(text(W / 2, 172, f"first 2 of {state.dk} coordinates", "sq-tick", "middle"))
+    raw_parts, _ = _hist.draw(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, "", frame=HIST)
     tame_parts, _ = _hist.draw(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, "", frame=HIST)
-    tame_title = f"5 · {'tame' if state.scaling == 'on' else 'still wide'} score, sd {fmt(math.sqrt(stats.variance(scaled)), 2)}"
-    stage5 = _box(225, 220, 200, 180, tame_title, tame_parts[1:])
-    verdict = "soft, learnable" if max(p) < 0.9 else "a spike: gradient ≈ 0"
+    if state.scaling == "on":
+        stage4 = _stage("4 · divide by √dₖ", f"divide by the square root of {state.dk}", [
+            text(W / 2, 92, f"÷ √{state.dk} = {fmt(math.sqrt(state.dk), 3)}", "sq-big", "middle"),
+            text(W / 2, 122, "variance dₖ → 1", "sq-tick", "middle")])
+    else:
+        stage4 = _stage("4 · (stage removed)", "the scaling stage is removed", [
+            marks.line(30, 40, 184, 160, "sq-strike"), marks.line(184, 40, 30, 160, "sq-strike"),
+            text(W / 2, 174, "scores go through unchanged", "sq-tick", "middle")])
+    verdict = "soft, learnable" if max(p) < 0.9 else "a spike, ‖J‖ ≈ 0"
     soft = bars(SOFT, p, words(WORDS), "", "sq-weight", shown=[""] * WORDS)
-    stage6 = _box(450, 220, 210, 180, f"6 · attention: {verdict}", soft[1:] + [
-        text(105, 176, f"max {fmt(max(p), 2)} · ‖J‖ {fmt(jacobian_norm(p), 3)}", "sq-tick", "middle")])
-    links = [_link(202, 90, 222, 90), _link(427, 90, 447, 90), _turn(555, 181, 100, 219),
-             _link(202, 310, 222, 310), _link(427, 310, 447, 310)]
-    label = (f"d_k = {state.dk}, scaling {'on' if state.scaling == 'on' else 'removed'}: score spread "
-             f"{fmt(math.sqrt(stats.variance(scores)), 2)}, after the scaling stage {fmt(math.sqrt(stats.variance(scaled)), 2)}, "
-             f"largest attention weight {fmt(max(p), 2)}")
-    return svg(662, 404, label, [stage1, stage2, stage3, stage4, stage5, stage6, *links], "sq-summary-pipeline")
+    return "".join([
+        _stage("1 · two random arrows", f"a random query and key with {state.dk} coordinates", arrow_parts),
+        _stage("2 · dot product", f"their dot product is {fmt(dot(q, k), 2)}", [
+            text(W / 2, 84, f"Q·Kᵀ = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
+            text(W / 2, 114, f"a sum of {state.dk} products", "sq-tick", "middle")]),
+        _stage(f"3 · wide score, sd {fmt(sd_raw, 2)}", f"the scores spread with standard deviation {fmt(sd_raw, 2)}",
+               raw_parts[1:]),
+        stage4,
+        _stage(f"5 · {'tame' if state.scaling == 'on' else 'still wide'}, sd {fmt(sd_scaled, 2)}",
+               f"after the scaling stage the standard deviation is {fmt(sd_scaled, 2)}", tame_parts[1:]),
+        _stage(f"6 · {verdict}", f"attention weights over {WORDS} words, largest {fmt(max(p), 2)}", soft[1:] + [
+            text(W / 2, 172, f"max {fmt(max(p), 2)} · ‖J‖ {fmt(jacobian_norm(p), 3)}", "sq-tick", "middle")]),
+    ])
 
 
 def readouts(state: State) -> dict[str, str]:

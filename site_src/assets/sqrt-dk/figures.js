@@ -168,7 +168,7 @@ function fillSnippets() {
 }
 
 function svgPoint(fig, event) {
-  const svg = fig.el.querySelector(".sq-figure__stage svg");
+  const svg = fig.el.querySelectorAll(".sq-figure__stage svg")[fig.dragSvg];
   const m = svg.getScreenCTM().inverse();
   return { x: m.a * event.clientX + m.c * event.clientY + m.e, y: m.b * event.clientX + m.d * event.clientY + m.f };
 }
@@ -180,6 +180,7 @@ function bind(fig) {
     if (!h || phase !== "ready") return;
     e.preventDefault();
     fig.drag = h.dataset.handle;
+    fig.dragSvg = [...stage.querySelectorAll("svg")].indexOf(h.closest("svg"));
     stage.setPointerCapture(e.pointerId);
     h.focus({ preventScroll: true });
     send(fig, { type: "drag", handle: fig.drag, ...svgPoint(fig, e) });
