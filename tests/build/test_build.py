@@ -73,6 +73,7 @@ def _site_copy(tmp_path: Path, page: str) -> Path:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     text = re.sub(r"(?ms)^nav:.*?\n\n", "", text).replace("docs_dir: site_src", f"docs_dir: {docs}")
     text = text.replace("pycore/build/hook.py", str(ROOT / "pycore/build/hook.py"))
+    text = text.replace("custom_dir: templates/material", f"custom_dir: {ROOT / 'templates/material'}")
     config.write_text(text, encoding="utf-8")
     return config
 
@@ -159,3 +160,12 @@ def test_reproduction_page_shows_the_numpy_table(site_dir):
         assert f"<td>{cells[0]}</td>" in text.replace(' style="text-align: right;"', "")
         assert all(f">{c}</td>" in text for c in cells[1:])
     assert "pycore.build.reproduce" in text
+
+
+def test_no_inline_script_so_a_strict_csp_works(site_dir):
+    inline = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
+    handlers = re.compile(r"<[^>]+\son[a-z]+=", re.I)
+    for page in pages(site_dir):
+        text = page.read_text(encoding="utf-8")
+        assert not inline.search(text), f"{page} has an inline script"
+        assert not handlers.search(text), f"{page} has an inline event handler"

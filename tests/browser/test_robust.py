@@ -1,0 +1,149 @@
+"""Failure modes and progressive loading, each in a fresh browser context."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+
+from pycore import figures
+from pycore.build.pack import core_archive
+from tests.browser.conftest import READY_MS, expected
+
+CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'"
+
+
+@pytest.fixture
+def fresh(browser, server):
+    """A page in a new context (cold: its own worker, no cache), with its errors recorded."""
+    server.reset()
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.uncaught = []
+        page.console_errors = []
+        page.on("pageerror", lambda e: page.uncaught.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    server.reset()
+
+
+def statuses(page):
+    return page.evaluate("() => [...document.querySelectorAll('[data-figure] [data-status]')].map(s => s.textContent)")
+
+
+def test_pyodide_files_missing_keeps_every_figure_with_a_message(fresh, server):
+    server.settings["missing"] = ("/assets/vendor/pyodide/",)
+    page = fresh()
+    page.goto(server.url + "/step-3/")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-figure] [data-status]')]"
+                           ".every(s => s.textContent.startsWith('Interactivity is unavailable'))", timeout=30_000)
+    assert len(statuses(page)) == 4
+    assert page.locator("[data-figure] .sq-figure__stage svg").count() == 4
+    assert page.locator("[data-figure][data-ready]").count() == 0
+    assert page.uncaught == []
+    assert all("404" in e or "Failed to load" in e for e in page.console_errors), page.console_errors
+
+
+def test_an_exception_in_one_figure_leaves_the_others_working(fresh, server):
+    name, data = core_archive()
+    source = zipfile.ZipFile(io.BytesIO(data))
+    patched = io.BytesIO()
+    with zipfile.ZipFile(patched, "w") as out:
+        for item in source.infolist():
+            body = source.read(item)
+            if item.filename == "pycore/figures/corner_ties.py":
+                body = body.replace(b'    p = weights(state)\n    parts = bars(',
+                                    b'    if state.n == 9:\n        raise RuntimeError("injected failure")\n'
+                                    b'    p = weights(state)\n    parts = bars(')
+                assert b"injected failure" in body
+            out.writestr(item, body)
+    server.settings["replace"] = {f"/assets/sqrt-dk/{name}": patched.getvalue()}
+    page = fresh()
+    page.goto(server.url + "/step-7/")
+    page.wait_for_selector("[data-figure='corner-ties'][data-ready='true']", timeout=READY_MS)
+    ties = page.locator("[data-figure='corner-ties']")
+    before = ties.get_attribute("data-state")
+    ties.locator("input[data-field='n']").fill("9")
+    ties.locator("[data-status]").filter(has_text="injected failure").wait_for(timeout=10_000)
+    assert "This figure hit a problem: internal error: RuntimeError: injected failure" in ties.locator("[data-status]").text_content()
+    assert ties.get_attribute("data-state") == before, "the failed figure keeps its last good state"
+    cv = page.locator("[data-figure='corner-constant-v']")
+    cv.locator("input[data-field='v']").fill("-2.5")
+    cv.locator("[data-readout='output']").filter(has_text="-2.5").wait_for(timeout=10_000)
+    assert cv.locator("[data-status]").text_content() == ""
+    assert page.uncaught == []
+
+
+PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
+         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+
+
+def test_javascript_off_shows_all_text_and_every_figure(fresh, server):
+    page = fresh(java_script_enabled=False)
+    for path in PAGES:
+        page.goto(server.url + path)
+        assert page.locator("h1").first.text_content().strip()
+        for fig in page.locator("[data-figure]").all():
+            state = json.loads(fig.get_attribute("data-state"))
+            svg, readouts = expected(fig.get_attribute("data-figure"), state)
+            assert fig.locator(".sq-figure__stage").inner_html() == svg
+            shown = {e.get_attribute("data-readout"): e.text_content() for e in fig.locator("[data-readout]").all()}
+            assert shown == readouts
+    for figure_id in figures.FIGURES:
+        page.goto(f"{server.url}/embed/{figure_id}/")
+        assert page.locator("[data-figure] .sq-figure__stage svg").count() >= 1
+
+
+def test_strict_csp_with_wasm_allowed_is_fully_interactive(fresh, server):
+    server.settings["headers"] = {"Content-Security-Policy": CSP}
+    page = fresh()
+    page.goto(server.url + "/step-2/")
+    page.wait_for_selector("[data-figure='dot-product'][data-ready='true']", timeout=READY_MS)
+    fig = page.locator("[data-figure='dot-product']")
+    fig.locator("input[data-field='swing']").fill("180")
+    fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
+    state = json.loads(fig.get_attribute("data-state"))
+    assert fig.evaluate("f => [...f.querySelectorAll('[data-readout]')].map(e => e.textContent)") == list(
+        expected("dot-product", state)[1].values())
+    assert page.uncaught == [] and page.console_errors == []
+
+
+def test_csp_without_wasm_stalls_and_says_so(fresh, server):
+    server.settings["headers"] = {"Content-Security-Policy": "default-src 'self'; script-src 'self'"}
+    page = fresh()
+    page.add_init_script("window.sqrtDkStallMs = 4000")
+    page.goto(server.url + "/step-2/")
+    fig = page.locator("[data-figure='dot-product']")
+    fig.locator("[data-status]").filter(has_text="did not start within 4 s").wait_for(timeout=20_000)
+    assert "wasm-unsafe-eval" in fig.locator("[data-status]").text_content()
+    assert fig.locator(".sq-figure__stage svg").count() == 2
+    assert page.uncaught == []
+
+
+def test_nothing_of_pyodide_before_first_paint_and_progress_is_shown(fresh, server):
+    page = fresh()
+    page.add_init_script("""
+      window.seen = [];
+      new MutationObserver(() => document.querySelectorAll('[data-status]').forEach(
+        s => { if (s.textContent && !window.seen.includes(s.textContent)) window.seen.push(s.textContent); }))
+        .observe(document, { subtree: true, childList: true, characterData: true });""")
+    page.goto(server.url + "/step-2/")
+    page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+    timing = page.evaluate("""() => ({
+      paint: performance.getEntriesByType('paint').map(p => p.startTime)[0],
+      worker: performance.getEntriesByType('resource').filter(r => r.name.endsWith('/worker.js')).map(r => r.startTime)[0],
+    })""")
+    assert timing["paint"] is not None and timing["worker"] > timing["paint"]
+    seen = page.evaluate("() => window.seen")
+    assert "Loading Python in your browser: loading the Python runtime…" in seen
+    assert "Loading Python in your browser: loading the figures' code…" in seen
