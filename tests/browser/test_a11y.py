@@ -1,0 +1,176 @@
+"""Accessibility: axe-core on every page in both palettes, keyboard-only use of every figure,
+touch targets and touch dragging at phone width, reduced motion, polite announcements."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pycore import figures
+from tests.browser.conftest import READY_MS
+from tests.conftest import ROOT
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
+         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+SERIOUS = """async () => (await axe.run(document)).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_page(watched, scheme):
+    page = watched.page
+    page.emulate_media(color_scheme=scheme)
+    page.goto(watched.server.url + "/")
+    page.evaluate("() => localStorage.clear()")  # Material remembers the palette of earlier visits
+    page.reload()
+    found = {}
+    for path in PAGES + [f"/embed/{f}/" for f in figures.FIGURES]:
+        watched.open(path, ready=None)
+        page.wait_for_load_state()
+        if "/embed/" not in path:
+            expected = "slate" if scheme == "dark" else "default"
+            assert page.evaluate("() => document.body.dataset.mdColorScheme") == expected, path
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(SERIOUS)
+        if violations:
+            found[path] = violations
+    assert found == {}
+
+
+# One instance of every figure, where it has all of its controls.
+INSTANCES = [
+    ("/step-1/", "#fig-query-key"), ("/step-2/", "#fig-dot-product"), ("/step-3/", "#fig-score-histogram-4"),
+    ("/step-4/", "#fig-variance-tower"), ("/step-5/", "#fig-softmax-spike"), ("/step-7/", "#fig-corner-dk1"),
+    ("/step-7/", "#fig-corner-ties"), ("/step-7/", "#fig-corner-infinity"), ("/step-7/", "#fig-corner-constant-v"),
+    ("/summary/", "#fig-summary-pipeline"),
+]
+
+
+def test_instances_cover_every_figure():
+    assert {sel.removeprefix("#fig-").rstrip("-4") for _, sel in INSTANCES} == set(figures.FIGURES)
+
+
+@pytest.mark.parametrize("path,selector", INSTANCES)
+def test_keyboard_alone_reaches_and_operates_every_control(watched, path, selector):
+    page = watched.open(path)
+    fig = page.locator(selector)
+    # Start just before the figure, then use only the keyboard.
+    page.evaluate("(f) => { const p = f.previousElementSibling || f.parentElement; p.tabIndex = -1; p.focus(); }",
+                  fig.element_handle())
+    operated = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        info = page.evaluate("""(f) => { const a = document.activeElement;
+            if (!f.contains(a)) return null;
+            return {tag: a.tagName.toLowerCase(), type: a.type || '', handle: a.dataset.handle || null,
+                    action: a.dataset.action || null, play: a.dataset.play || null,
+                    max: a.max || null, value: a.value || null}; }""", fig.element_handle())
+        if info is None:
+            if operated:
+                break
+            continue
+        if info["action"]:
+            continue
+        before = fig.get_attribute("data-state")
+        if info["handle"]:
+            page.keyboard.press("ArrowUp")
+        elif info["type"] == "range":
+            page.keyboard.press("ArrowLeft" if info["value"] == info["max"] else "ArrowRight")
+        elif info["type"] == "radio":
+            page.keyboard.press("ArrowRight")
+        elif info["play"]:
+            page.keyboard.press("Enter")
+        elif info["tag"] == "button":
+            page.keyboard.press("Enter")
+        page.wait_for_function("([f, before]) => f.dataset.state !== before", arg=[fig.element_handle(), before],
+                               timeout=10_000)
+        if info["play"]:
+            page.keyboard.press("Enter")  # stop the animation again
+            page.wait_for_function("(f) => f.querySelector('[data-play]').getAttribute('aria-pressed') === 'false'",
+                                   arg=fig.element_handle())
+        operated.append(info["handle"] or info["type"] or info["tag"])
+    module = figures.get(fig.get_attribute("data-figure"))
+    handles = page.evaluate("(f) => f.querySelectorAll('[data-handle]').length", fig.element_handle())
+    assert len(operated) >= handles + (1 if module.CONTROLS else 0), operated
+    assert watched.errors == []
+
+
+def test_readouts_are_announced_when_a_drag_ends_not_during_it(watched):
+    page = watched.open("/step-2/")
+    fig = page.locator("[data-figure='dot-product']")
+    region = fig.locator("[data-announce]")
+    assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
+    box = fig.locator("[data-handle='q'] .sq-dot").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    start = region.text_content()
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(1, 6):
+        before = fig.get_attribute("data-state")
+        page.mouse.move(x - 12 * i, y - 8 * i)
+        page.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[fig.element_handle(), before])
+        assert region.text_content() == start, "nothing is announced mid-drag"
+    page.mouse.up()
+    page.wait_for_function("([r, s]) => r.textContent !== s", arg=[region.element_handle(), start])
+    readout = fig.locator("[data-readout='dot']").text_content()
+    assert f"Q·Kᵀ {readout}" in region.text_content()
+
+
+def test_reduced_motion_play_jumps_between_stops(watched):
+    page = watched.page
+    page.emulate_media(reduced_motion="reduce")
+    watched.open("/step-2/")
+    fig = page.locator("[data-figure='dot-product']")
+    page.evaluate("""(f) => { window.swings = []; new MutationObserver(() => window.swings.push(
+        f.querySelector("input[data-field='swing']").value)).observe(f, {attributes: true, attributeFilter: ['data-state']}); }""",
+                  fig.element_handle())
+    fig.locator("button[data-play]").click()
+    page.wait_for_function("(f) => f.querySelector('[data-play]').getAttribute('aria-pressed') === 'false'",
+                           arg=fig.element_handle(), timeout=15_000)
+    swings = page.evaluate("() => window.swings")
+    assert set(swings) <= {"0", "90", "180"} and swings[-1] == "180"
+    assert len(swings) <= 3
+
+
+@pytest.fixture
+def phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    yield context.new_page()
+    context.close()
+
+
+def test_phone_width_no_horizontal_scroll_and_24px_targets(phone, server):
+    for path in PAGES + ["/embed/dot-product/", "/embed/softmax-spike/"]:
+        phone.goto(server.url + path)
+        widths = phone.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], (path, widths)
+        for size in phone.evaluate("() => [...document.querySelectorAll('.sq-hit')].map(h => h.getBoundingClientRect())"
+                                   ".map(r => Math.min(r.width, r.height))"):
+            assert size >= 24, path
+        for svg in phone.evaluate("() => [...document.querySelectorAll('.sq-figure__stage svg')]"
+                                  ".map(s => s.getBoundingClientRect().right)"):
+            assert svg <= 390, path
+
+
+def test_touch_drag_moves_a_tip(phone, server):
+    phone.goto(server.url + "/step-2/")
+    phone.wait_for_selector("[data-figure='dot-product'][data-ready='true']", timeout=READY_MS)
+    fig = phone.locator("[data-figure='dot-product']")
+    dot = fig.locator("[data-handle='q'] .sq-dot")
+    dot.scroll_into_view_if_needed()
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raw_before = fig.get_attribute("data-state")
+    before = json.loads(raw_before)
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 8):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x - 6 * i, "y": y + 5 * i}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    phone.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[fig.element_handle(), raw_before])
+    after = json.loads(fig.get_attribute("data-state"))
+    assert after["q"][0] < before["q"][0] and after["q"][1] < before["q"][1] and after["k"] == before["k"]
