@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pycore.build import cards, embed, pack, reproduce  # noqa: E402
+from pycore.build import cards, embed, math, pack, reproduce  # noqa: E402
 from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
 from pycore.build.reference import reference  # noqa: E402
 from pycore.build.render import render_marker  # noqa: E402
@@ -114,13 +114,16 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    """Put the pre-rendered figures where their placeholders landed."""
+    """Put the pre-rendered figures where their placeholders landed, and typeset the math."""
     for i, figure in enumerate(_rendered.pop(page.file.src_uri, [])):
         token = f'<div data-sq-placeholder="{i}"></div>'
         if token not in html:
             raise PluginError(f"{page.file.src_uri}: figure {i + 1} was lost in Markdown conversion")
         html = html.replace(token, figure)
-    return html
+    try:
+        return math.typeset(html)
+    except math.MathError as err:
+        raise PluginError(f"{page.file.src_uri}: {err}") from None
 
 
 def on_post_build(config):

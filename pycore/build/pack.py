@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VENDOR = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                 "pyodide-lock.json"),
-    "katex": ("katex.min.css", "katex.min.js", "contrib/auto-render.min.js", "fonts"),
+    "katex": ("katex.min.css", "fonts"),
 }
 SOURCES = {"pyodide": ROOT / "node_modules/pyodide", "katex": ROOT / "node_modules/katex/dist"}
 

@@ -52,7 +52,8 @@ def test_assets_are_self_hosted(site_dir):
     assert (site_dir / "assets/sqrt-dk" / manifest["archive"]).is_file()
     for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
         assert (site_dir / "assets/vendor/pyodide" / name).stat().st_size > 0
-    assert (site_dir / "assets/vendor/katex/katex.min.js").is_file()
+    assert (site_dir / "assets/vendor/katex/katex.min.css").is_file()
+    assert not (site_dir / "assets/vendor/katex/katex.min.js").exists(), "math is typeset at build time"
     assert list((site_dir / "assets/vendor/katex/fonts").glob("*.woff2"))
 
 

@@ -304,9 +304,17 @@ function embedTheme() {
   if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
 }
 
+// Tell the host page our height whenever it changes (a frame not yet laid out reports 0: skip it).
 function postHeight() {
   if (window.parent === window) return;
-  const send = () => window.parent.postMessage({ type: "sqrt-dk:height", height: Math.ceil(document.documentElement.scrollHeight) }, "*");
+  let last = 0;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height > 0 && height !== last) {
+      last = height;
+      window.parent.postMessage({ type: "sqrt-dk:height", height }, "*");
+    }
+  };
   new ResizeObserver(send).observe(document.body);
   send();
 }

@@ -5,15 +5,21 @@ import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 export function createRuntime(base, post) {
   let handle = null;
 
-  async function start() {
-    post({ progress: "loading the Python runtime" });
-    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href });
-    post({ progress: "loading the figures' code" });
+  async function fetchCore() {
     const manifest = await fetch(new URL("core.json", base), { cache: "no-cache" });
     if (!manifest.ok) throw new Error(`core.json answered HTTP ${manifest.status}`);
     const archive = await fetch(new URL((await manifest.json()).archive, base));
     if (!archive.ok) throw new Error(`the core archive answered HTTP ${archive.status}`);
-    pyodide.unpackArchive(await archive.arrayBuffer(), "zip");
+    return archive.arrayBuffer();
+  }
+
+  async function start() {
+    post({ progress: "loading the Python runtime" });
+    const core = fetchCore(); // downloads while Pyodide starts
+    core.catch(() => {}); // its failure is reported when awaited below
+    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href });
+    post({ progress: "loading the figures' code" });
+    pyodide.unpackArchive(await core, "zip");
     handle = pyodide.pyimport("pycore.bridge").handle;
   }
 
