@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import marks
+from .. import marks, params
 from ..svg import fmt, text
 from ..vectors import Vec, clamp, snap
 
@@ -15,6 +16,33 @@ EXTENT = 2.0
 KEY_STEP = 0.1
 BIG_STEP = 0.5
 NAMES = {"q": "Q, the query", "k": "K, the key"}
+PLANE = marks.Plane(left=30, top=10, size=320, extent=EXTENT)
+"""Where the arrows' grid sits in its SVG (the same in Steps 1 and 2)."""
+
+
+@dataclass(frozen=True)
+class State:
+    """Two 2-D vectors."""
+
+    q: Vec = (1.5, 0.5)
+    """The query arrow."""
+    k: Vec = (0.5, 1.5)
+    """The key arrow."""
+
+
+def parse(p: params.Params) -> State:
+    """State from URL or Markdown parameters ``q`` and ``k`` ("x,y", each in [-2, 2])."""
+    params.check_known(p, ("q", "k"))
+    d = State()
+    return State(q=params.vector(p, "q", d.q, 2, -EXTENT, EXTENT), k=params.vector(p, "k", d.k, 2, -EXTENT, EXTENT))
+
+
+def move_tip(state: State, event: Mapping[str, Any]) -> State:
+    """Move the tip named in the event by a drag or an arrow key; other events change nothing."""
+    name = event.get("handle")
+    if name not in ("q", "k"):
+        return state
+    return replace(state, **{name: moved(getattr(state, name), event, PLANE)})
 
 
 def pair(v: Vec) -> str:

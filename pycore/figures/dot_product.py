@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .. import marks, params
 from ..controls import Play, Range
 from ..svg import el, fmt, svg, text
-from ..vectors import Vec, angle_deg, dot, norm, rotate, snap, terms
+from ..vectors import angle_deg, dot, norm, rotate, snap, terms
 from . import _arrows
 
 TITLE = "The dot product: two arrows, one number"
@@ -23,26 +23,10 @@ CONTROLS = (
     Range("swing", "Swing K from aligned to opposed (degrees)", 0, 180, 1),
     Play("swing", "Play the swing", stops=(0, 90, 180)),
 )
-PLANE = marks.Plane(left=30, top=10, size=320, extent=_arrows.EXTENT)
+PLANE = _arrows.PLANE
 BAR_LEFT, BAR_RIGHT, BAR_RANGE = 50, 300, 8.0
-
-
-@dataclass(frozen=True)
-class State:
-    """Two 2-D vectors; the swing control is derived from the angle between them."""
-
-    q: Vec = (1.5, 0.5)
-    """The query arrow."""
-    k: Vec = (0.5, 1.5)
-    """The key arrow."""
-
-
-def parse(p: params.Params) -> State:
-    """State from parameters ``q`` and ``k`` ("x,y", each in [-2, 2])."""
-    params.check_known(p, ("q", "k"))
-    d = State()
-    e = _arrows.EXTENT
-    return State(q=params.vector(p, "q", d.q, 2, -e, e), k=params.vector(p, "k", d.k, 2, -e, e))
+State = _arrows.State
+parse = _arrows.parse
 
 
 def swung(state: State, degrees: float) -> State:
@@ -64,10 +48,7 @@ def update(state: State, event: Mapping[str, Any]) -> State:
         if not 0 <= value <= 180:
             raise params.ParamError(f"swing must be a number from 0 to 180, got '{value}'")
         return swung(state, value)
-    name = event.get("handle")
-    if name not in ("q", "k"):
-        return state
-    return replace(state, **{name: _arrows.moved(getattr(state, name), event, PLANE)})
+    return _arrows.move_tip(state, event)
 
 
 def cue(state: State) -> str:

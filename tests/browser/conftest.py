@@ -84,6 +84,18 @@ class Watched:
             self.page.wait_for_timeout(100)
 
 
+def drag(page, selector: str, handle: str, dx: float, dy: float, steps: int = 6):
+    """Drag a figure's handle with the mouse by (dx, dy) CSS pixels."""
+    dot = page.locator(f"{selector} [data-handle='{handle}'] .sq-dot")
+    dot.scroll_into_view_if_needed()
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=steps)
+    page.mouse.up()
+
+
 def expected(figure_id: str, state: dict):
     """What CPython computes for the state the browser shows."""
     module = figures.get(figure_id)

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.browser.conftest import expected
+from tests.browser.conftest import drag, expected
 
 DOT = "[data-figure='dot-product']"
 QK = "[data-figure='query-key']"
 
 
-def handle_center(page, fig, name):
-    box = page.locator(f"{fig} [data-handle='{name}'] .sq-dot").bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
 def test_drag_q_with_the_mouse_updates_dot_like_numpy(watched):
     page = watched.open("/step-2/")
     before = watched.state(DOT)
-    x, y = handle_center(page, DOT, "q")
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x - 60, y - 90, steps=8)
-    page.mouse.up()
+    drag(page, DOT, "q", -60, -90, steps=8)
     watched.wait_state_change(DOT, before)
     watched.settle(DOT)
     state = watched.state(DOT)
@@ -69,11 +60,7 @@ def test_swing_slider_turns_k_to_opposed(watched):
 def test_query_key_drag_k_and_readouts(watched):
     page = watched.open("/step-1/")
     before = watched.state(QK)
-    x, y = handle_center(page, QK, "k")
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 40, y + 40, steps=5)
-    page.mouse.up()
+    drag(page, QK, "k", 40, 40, steps=5)
     watched.wait_state_change(QK, before)
     watched.settle(QK)
     state = watched.state(QK)

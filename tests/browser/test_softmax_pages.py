@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import expected
+from tests.browser.conftest import drag, expected
 
 
 def check(watched, selector, figure_id, before):
@@ -22,17 +22,6 @@ def act(watched, selector, figure_id, action):
     return check(watched, selector, figure_id, before)
 
 
-def drag_handle(page, selector, handle, dy):
-    dot = page.locator(f"{selector} [data-handle='{handle}'] .sq-dot")
-    dot.scroll_into_view_if_needed()
-    box = dot.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x, y + dy, steps=6)
-    page.mouse.up()
-
-
 def test_softmax_spike_every_control(watched):
     page = watched.open("/step-5/")
     fig, fid = "[data-figure='softmax-spike']", "softmax-spike"
@@ -41,7 +30,7 @@ def test_softmax_spike_every_control(watched):
     state, r = act(watched, fig, fid, lambda f: f.locator("button[data-set='c'][data-value='1']").click())
     assert state["c"] == 1 and float(r["max-weight"]) < 0.6
     before = watched.state(fig)
-    drag_handle(page, fig, "s2", 60)
+    drag(page, fig, "s2", 0, 60)
     state, _ = check(watched, fig, fid, before)
     assert state["scores"][2] < before["scores"][2] and state["scores"][0] == before["scores"][0]
     before = watched.state(fig)
@@ -69,7 +58,7 @@ def test_corner_cards_every_control(watched):
 
     cv = "[data-figure='corner-constant-v']"
     before = watched.state(cv)
-    drag_handle(page, cv, "w1", 50)
+    drag(page, cv, "w1", 0, 50)
     state, r = check(watched, cv, "corner-constant-v", before)
     assert state["weights"] != before["weights"] and float(r["output"]) == state["v"]
     state, r = act(watched, cv, "corner-constant-v", lambda f: f.locator("input[data-field='v']").fill("-3.2"))
