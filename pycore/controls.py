@@ -41,6 +41,15 @@ class Presets:
 
 
 @dataclass(frozen=True)
+class Text:
+    """A text field bound to the state field ``name``, sent when the reader presses Enter or leaves it."""
+
+    name: str
+    label: str
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
 class Button:
     """A button that sends the event ``{"type": name}`` to the figure's update()."""
 
@@ -59,4 +68,4 @@ class Play:
     kind: str = "play"
 
 
-Control = Range | Choice | Presets | Button | Play
+Control = Range | Choice | Presets | Text | Button | Play

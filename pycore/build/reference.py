@@ -61,7 +61,8 @@ def section(figure_id: str, page_depth: str) -> str:
     return "\n".join([
         f"### {module.TITLE} {{#embed-{figure_id}}}",
         "",
-        f"Id `{figure_id}` · [standalone page]({embed}) · [explained in]({page_depth}{module.PAGE})",
+        f'Id `{figure_id}` · <a href="{embed}">standalone page</a> · '
+        f"[explained in]({module.PAGE.rstrip('/')}.md)",
         "",
         table(figure_id),
         "",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import params
-from ..controls import Presets, Range
+from ..controls import Presets, Range, Text
 from ..softmax import entropy, jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
@@ -22,6 +22,7 @@ READOUTS = (("c", "c"), ("max-weight", "largest weight"), ("entropy", "entropy (
 CONTROLS = (
     Range("c", "scale c", 0, 64, 0.5),
     Presets("c", "presets for dₖ = 64", (("1", "1"), ("8", "√dₖ = 8"), ("64", "dₖ = 64"))),
+    Text("scores", "raw scores (comma-separated, −3 to 3)"),
 )
 SCORE_RANGE = 3.0
 RAW = Panel(left=36, top=44, width=180, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)

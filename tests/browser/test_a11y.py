@@ -81,6 +81,10 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, select
             page.keyboard.press("ArrowLeft" if info["value"] == info["max"] else "ArrowRight")
         elif info["type"] == "radio":
             page.keyboard.press("ArrowRight")
+        elif info["type"] == "text":
+            page.keyboard.press("End")
+            page.keyboard.type(",0.5")
+            page.keyboard.press("Enter")
         elif info["play"]:
             page.keyboard.press("Enter")
         elif info["tag"] == "button":

@@ -79,3 +79,16 @@ def test_summary_pipeline_every_control(watched):
     assert state["scaling"] == "off" and float(r["scaled-std"]) > 15
     act(watched, fig, fid, lambda f: f.locator("button[data-event='resample']").click())
     assert watched.errors == []
+
+
+def test_softmax_scores_can_be_typed_and_bad_text_gets_a_message(watched):
+    page = watched.open("/step-5/")
+    fig, fid = "[data-figure='softmax-spike']", "softmax-spike"
+    field = page.locator(f"{fig} input[data-field='scores']")
+    state, r = act(watched, fig, fid, lambda f: (field.fill("2, 0, -2"), field.press("Enter")))
+    assert state["scores"] == [2, 0, -2]
+    field.fill("2, x")
+    field.press("Enter")
+    status = page.locator(f"{fig} [data-status]")
+    status.filter(has_text="scores must be 2 to 8 comma-separated numbers").wait_for(timeout=10_000)
+    assert watched.state(fig) == state, "a bad value leaves the figure as it was"

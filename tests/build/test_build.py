@@ -66,15 +66,15 @@ def test_one_embed_page_per_registered_figure(site_dir):
 
 
 def _site_copy(tmp_path: Path, page: str) -> Path:
+    """The real configuration with a one-page docs folder; the config sits beside mkdocs.yml so
+    every relative path in it (hook, theme overrides, watch) means what it means there."""
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
     (docs / "bad.md").write_text(page, encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     text = re.sub(r"(?ms)^nav:.*?\n\n", "", text).replace("docs_dir: site_src", f"docs_dir: {docs}")
-    text = text.replace("pycore/build/hook.py", str(ROOT / "pycore/build/hook.py"))
-    text = text.replace("custom_dir: templates/material", f"custom_dir: {ROOT / 'templates/material'}")
+    config = ROOT / f".test-mkdocs-{tmp_path.name}.yml"
     config.write_text(text, encoding="utf-8")
     return config
 
@@ -87,7 +87,10 @@ def _site_copy(tmp_path: Path, page: str) -> Path:
 ])
 def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, marker, message):
     config = _site_copy(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
-    result = build_site(tmp_path / "out", config)
+    try:
+        result = build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
     assert result.returncode != 0
     assert message in result.stderr + result.stdout
 

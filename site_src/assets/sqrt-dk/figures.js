@@ -198,7 +198,7 @@ function bind(fig) {
   stage.addEventListener("pointercancel", end);
   stage.addEventListener("keydown", (e) => {
     const h = e.target.closest("[data-handle]");
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"];
+    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"];
     if (!h || !keys.includes(e.key) || phase !== "ready") return;
     e.preventDefault();
     fig.announce = true; fig.track = true;
@@ -206,13 +206,14 @@ function bind(fig) {
   });
   fig.el.addEventListener("input", (e) => {
     const input = e.target.closest("[data-field]");
-    if (!input) return;
-    const output = fig.el.querySelector(`output[data-value="${input.dataset.field}"]`);
-    if (output) output.textContent = input.value;
-    fig.track = true;
-    send(fig, { type: "set", field: input.dataset.field, value: input.value });
+    if (!input || input.type === "text") return; // text is sent whole, on change
+    sendField(fig, input);
   });
-  fig.el.addEventListener("change", () => { fig.announce = true; });
+  fig.el.addEventListener("change", (e) => {
+    fig.announce = true;
+    const input = e.target.closest("input[type='text'][data-field]");
+    if (input) sendField(fig, input);
+  });
   fig.el.addEventListener("click", (e) => {
     const b = e.target.closest("button, a[data-action]");
     if (!b || phase !== "ready") return;
@@ -221,6 +222,13 @@ function bind(fig) {
     else if (b.dataset.play) play(fig, b);
     else if (b.dataset.action === "embed") copy(b, embedCode(fig));
   });
+}
+
+function sendField(fig, input) {
+  const output = fig.el.querySelector(`output[data-value="${input.dataset.field}"]`);
+  if (output) output.textContent = input.value;
+  fig.track = true;
+  send(fig, { type: "set", field: input.dataset.field, value: input.value });
 }
 
 function copy(button, text) {
