@@ -13,12 +13,10 @@ the review page and the Anki deck are generated from the same parsed cards.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
 FENCE = re.compile(r"^```card[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
-ANKI_HEADER = "#separator:tab\n#html:true\n#columns:Front\tBack\tTags\n#tags column:3\n"
 
 
 class CardError(ValueError):
@@ -73,16 +71,11 @@ def review(cards: list[Card], titles: dict[str, str], link_prefix: str = "") -> 
     return "\n".join(out)
 
 
-def _anki_html(text: str) -> str:
-    """Escape for Anki's HTML fields and turn Markdown *emphasis* into <i>."""
-    return re.sub(r"\*([^*]+)\*", r"<i>\1</i>", html.escape(text, quote=False))
+def _plain(text: str) -> str:
+    """A field as plain text: Markdown *emphasis* marks dropped, tabs and newlines made spaces."""
+    return " ".join(re.sub(r"\*([^*]+)\*", r"\1", text).split())
 
 
 def anki(cards: list[Card]) -> str:
-    """Tab-separated front, back and tag (the page), with Anki's header lines; math stays \\( \\)."""
-    rows = [ANKI_HEADER]
-    for card in cards:
-        fields = [_anki_html(card.question), _anki_html(card.answer),
-                  "sqrt-dk::" + card.page.removesuffix(".md")]
-        rows.append("\t".join(f.replace("\t", " ") for f in fields) + "\n")
-    return "".join(rows)
+    """One line per card, front and back separated by a tab; math stays in \\( \\) for Anki's MathJax."""
+    return "".join(f"{_plain(card.question)}\t{_plain(card.answer)}\n" for card in cards)
