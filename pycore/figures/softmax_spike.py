@@ -26,8 +26,8 @@ CONTROLS = (
 )
 SCORE_RANGE = 3.0
 RAW = Panel(left=36, top=44, width=180, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
-GENTLE = Panel(left=270, top=44, width=180, height=230, lo=0.0, hi=1.0)
-SCALED = Panel(left=490, top=44, width=180, height=230, lo=0.0, hi=1.0)
+WEIGHTS = Panel(left=36, top=44, width=180, height=230, lo=0.0, hi=1.0)
+"""Each of the three panels is its own SVG, so a narrow screen can wrap them."""
 KEY_STEP = 0.1
 
 
@@ -75,18 +75,21 @@ def summary(p: list[float]) -> str:
 
 
 def render(state: State) -> str:
-    """Raw scores (draggable), softmax(s), and softmax(c·s) side by side."""
+    """Raw scores (draggable), softmax(s) and softmax(c·s), as three SVGs side by side."""
     labels = words(len(state.scores))
     gentle = softmax(state.scores)
     scaled = softmax([state.c * s for s in state.scores])
-    parts = bars(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
-    parts += bars(GENTLE, gentle, labels, "softmax(s)", "sq-weight")
-    parts += bars(SCALED, scaled, labels, f"softmax({fmt(state.c, 2)} · s)", "sq-weight sq-weight--scaled")
-    parts.append(text(GENTLE.left, 318, summary(gentle), "sq-tick"))
-    parts.append(text(SCALED.left, 318, summary(scaled), "sq-tick"))
-    label = (f"Raw scores {', '.join(fmt(s) for s in state.scores)}. Softmax of them has largest weight "
-             f"{fmt(max(gentle), 2)}; multiplied by {fmt(state.c)} the largest weight is {fmt(max(scaled), 3)}.")
-    return svg(690, 330, label, parts, "sq-softmax-spike", interactive=True)
+    raw_label = f"Raw scores {', '.join(fmt(s) for s in state.scores)}; drag a bar to change its score"
+    raw = bars(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
+    gentle_parts = bars(WEIGHTS, gentle, labels, "softmax(s)", "sq-weight")
+    gentle_parts.append(text(WEIGHTS.left, 318, summary(gentle), "sq-tick"))
+    scaled_parts = bars(WEIGHTS, scaled, labels, f"softmax({fmt(state.c, 2)} · s)", "sq-weight sq-weight--scaled")
+    scaled_parts.append(text(WEIGHTS.left, 318, summary(scaled), "sq-tick"))
+    return (svg(230, 330, raw_label, raw, "sq-softmax-spike sq-svg--stage", interactive=True)
+            + svg(230, 330, f"Softmax of the raw scores: largest weight {fmt(max(gentle), 2)}", gentle_parts,
+                  "sq-svg--stage")
+            + svg(230, 330, f"Softmax after multiplying by {fmt(state.c)}: largest weight {fmt(max(scaled), 3)}",
+                  scaled_parts, "sq-svg--stage"))
 
 
 def readouts(state: State) -> dict[str, str]:
