@@ -90,10 +90,14 @@ def svg(width: float, height: float, label: str, children: Iterable[str], cls: s
 
 
 def sig(x: float, digits: int = 4) -> str:
-    """A readout with ``digits`` significant digits, plain notation where it stays short."""
+    """A readout with ``digits`` significant digits; scientific notation below 1e-4 and from 1e6."""
     if x == 0 or x != x or x in (float("inf"), float("-inf")):
         return fmt(x)
-    magnitude = len(str(int(abs(x)))) if abs(x) >= 1 else 0
+    if abs(x) < 1e-4 or abs(x) >= 1e6:
+        mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent)}"
     if abs(x) < 1:
         lead = 0
         y = abs(x)
@@ -101,4 +105,4 @@ def sig(x: float, digits: int = 4) -> str:
             y *= 10
             lead += 1
         return fmt(x, digits + lead)
-    return fmt(x, max(0, digits - magnitude))
+    return fmt(x, max(0, digits - len(str(int(abs(x))))))

@@ -55,7 +55,7 @@ def bars(panel: Panel, values: Sequence[float], labels: Sequence[str], title: st
         top = panel.y(v)
         parts.append(marks.rect(x, min(top, base), w, abs(base - top), f"sq-bar {cls}"))
         label = shown[i] if shown is not None else fmt(v, digits)
-        above = top < base or v == 0
+        above = v >= 0
         gap = 18 if handles is not None else 5
         parts.append(text(x + w / 2, (top - gap) if above else (top + gap + 9), label, "sq-value", "middle"))
         parts.append(text(x + w / 2, panel.top + panel.height + 16, labels[i], "sq-tick", "middle"))

@@ -28,3 +28,13 @@ def test_svg_root_is_labelled_and_titled():
     assert 'viewBox="0 0 10 20"' in out
     assert 'aria-label="a &lt;label&gt;"' in out
     assert "<title>a &lt;label&gt;</title>" in out
+
+
+def test_sig_keeps_four_significant_digits_and_goes_scientific_at_the_extremes():
+    from pycore.svg import sig
+
+    cases = [63.8123, 1.00234, 0.015623, 0.0001234567, 512.4, 12345.6, -0.5, 1.566e-19, -6.056e-22, 2.5e7]
+    for x in cases:
+        assert abs(float(sig(x)) - x) <= 5e-4 * abs(x)
+    assert sig(1.566e-19) == "1.566e-19" and sig(2.5e7) == "2.5e7" and sig(0.015623) == "0.01562"
+    assert sig(0.0) == "0" and sig(1.0) == "1"
