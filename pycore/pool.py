@@ -14,6 +14,7 @@ from .sampling import normals
 from .stats import variance
 
 MAX_DK = 512
+SEED_MAX = 2**31 - 1
 _CACHE: dict[tuple[int, int], "ScorePool"] = {}
 _CACHE_SIZE = 4
 
@@ -56,6 +57,11 @@ class ScorePool:
                 a, b = self._prefix[i], self._prefix[i - 1]
                 self._column_variance[i] = variance([x - y for x, y in zip(a, b)])
         return [self._column_variance[i] for i in range(1, dk + 1)]
+
+
+def next_seed(seed: int) -> int:
+    """The seed "Resample" moves to: a fixed step of a linear congruential sequence, so it is reproducible."""
+    return (seed * 1103515245 + 12345) % (SEED_MAX + 1)
 
 
 def pool(seed: int, n: int) -> ScorePool:

@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def total(values: Sequence[float]) -> float:
+    """Left-to-right sum (never the built-in on floats, whose algorithm changed in Python 3.12)."""
+    out = 0.0
+    for v in values:
+        out += v
+    return out
+
+
 def mean(values: Sequence[float]) -> float:
     """Arithmetic mean, summed left to right."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total / len(values)
+    return total(values) / len(values)
 
 
 def variance(values: Sequence[float]) -> float:

@@ -76,10 +76,10 @@ def on_files(files, config):
     return files
 
 
-def _embed_root(page_url: str) -> str:
-    """The path from a page to the embed pages, relative so the site works under any prefix."""
+def _site_root(page_url: str) -> str:
+    """The path from a page up to the site root, relative so the site works under any prefix."""
     depth = page_url.strip("/").count("/") + 1 if page_url.strip("/") else 0
-    return "../" * depth + "embed/"
+    return "../" * depth
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -93,14 +93,14 @@ def on_page_markdown(markdown, page, config, files):
             anchors[marker.figure] = anchors.get(marker.figure, 0) + 1
             n = anchors[marker.figure]
             anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
-            html.append(render_marker(marker, anchor=anchor, embed_root=_embed_root(page.url)))
+            html.append(render_marker(marker, anchor=anchor, embed_root=_site_root(page.url) + "embed/"))
         except MarkerError as err:
             raise PluginError(f"{page.file.src_uri}: {err}") from None
         return f'\n<div data-sq-placeholder="{len(html) - 1}"></div>\n'
 
     out = FENCE.sub(replace, markdown)
     _rendered[page.file.src_uri] = html
-    root = _embed_root(page.url)[: -len("embed/")]
+    root = _site_root(page.url)
     try:
         out = cards.replace(out, page.file.src_uri)
     except cards.CardError as err:

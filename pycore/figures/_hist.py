@@ -42,14 +42,14 @@ def auto_xmax(dk: int, c: float) -> float:
 
 
 @lru_cache(maxsize=64)
-def curves(dk: int, c: float, xmax: float) -> tuple[tuple[tuple[float, float, float], ...], ...]:
+def curves(dk: int, c: float, xmax: float) -> tuple[tuple[float, float, float], ...]:
     """(x, exact density, normal density) of score / c at evenly spaced x >= 0, cached per axis."""
     out = []
     for i in range(CURVE_POINTS + 1):
         x = xmax * i / CURVE_POINTS
         exact = c * product_sum_pdf(c * x, dk) if (x > 0 or dk > 1) else math.inf
         out.append((x, exact, c * normal_pdf(c * x, dk)))
-    return (tuple(out),)
+    return tuple(out)
 
 
 def draw(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, title: str,
@@ -62,7 +62,7 @@ def draw(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, tit
     counts, outside = stats.histogram(values, -xmax, xmax, bins)
     width = 2 * xmax / bins
     dens = [k / (len(values) * width) for k in counts]
-    (curve,) = curves(dk, c, xmax)
+    curve = curves(dk, c, xmax)
     if ymax is None:
         tallest = max(dens)
         ymax = tallest * 1.15 if tallest > 0 else max(p[2] for p in curve) * 1.15 or 1.0

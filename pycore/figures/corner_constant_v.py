@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import params
+from .. import params, stats
 from ..controls import Range
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
@@ -69,7 +69,7 @@ def update(state: State, event: Mapping[str, Any]) -> State:
         return state
     new = snap(clamp(new, 0.0, 1.0), 0.0001)
     others = [w for j, w in enumerate(state.weights) if j != i]
-    rest = sum_of(others)
+    rest = stats.total(others)
     if rest > 0:
         others = [w * (1 - new) / rest for w in others]
     else:
@@ -78,14 +78,6 @@ def update(state: State, event: Mapping[str, Any]) -> State:
     if not any(w > 0 for w in weights):
         return state
     return replace(state, weights=normalised(tuple(weights)))
-
-
-def sum_of(values: list[float] | tuple[float, ...]) -> float:
-    """Left-to-right sum."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total
 
 
 def output(state: State) -> float:
@@ -108,4 +100,4 @@ def render(state: State) -> str:
 
 def readouts(state: State) -> dict[str, str]:
     """The output, v, and the sum of the weights."""
-    return {"output": sig(output(state)), "v": sig(state.v), "weights-sum": sig(sum_of(state.weights))}
+    return {"output": sig(output(state)), "v": sig(state.v), "weights-sum": sig(stats.total(state.weights))}

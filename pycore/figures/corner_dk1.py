@@ -8,10 +8,9 @@ from typing import Any
 
 from .. import params, stats
 from ..controls import Button
-from ..pool import pool
+from ..pool import SEED_MAX, next_seed, pool
 from ..svg import el, sig, svg
 from . import _hist
-from .score_histogram import SEED_MAX, next_seed
 
 TITLE = "Corner case: dₖ = 1"
 PAGE = "step-7/"

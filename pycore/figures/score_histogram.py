@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import params, stats
 from ..controls import Button, Choice, Range
-from ..pool import MAX_DK, pool
+from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 from ..svg import sig, svg, text
 from . import _hist
 
@@ -26,7 +26,6 @@ CONTROLS = (
     Button("resample", "Resample"),
 )
 FIELDS = ("dk", "divisor", "n", "seed", "xmax", "bins", "ymax")
-SEED_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -74,11 +73,6 @@ def parse(p: params.Params) -> State:
         bins=params.integer(p, "bins", d.bins, 10, 200),
         ymax=_auto_or_number(p, "ymax", 0.001, 100),
     )
-
-
-def next_seed(seed: int) -> int:
-    """The seed "Resample" moves to: a fixed step of a linear congruential sequence, so it is reproducible."""
-    return (seed * 1103515245 + 12345) % (SEED_MAX + 1)
 
 
 def update(state: State, event: Mapping[str, Any]) -> State:

@@ -10,14 +10,13 @@ from typing import Any
 
 from .. import marks, params, stats
 from ..controls import Button, Choice, Range
-from ..pool import MAX_DK, pool
+from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 from ..sampling import normals
 from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import dot
 from . import _hist
 from ._bars import Panel, bars, words
-from .score_histogram import SEED_MAX, next_seed
 
 TITLE = "The whole argument in one picture"
 PAGE = "summary/"

@@ -8,10 +8,9 @@ from typing import Any
 
 from .. import marks, params, stats
 from ..controls import Button, Range
-from ..pool import MAX_DK, pool
+from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
-from .score_histogram import SEED_MAX, next_seed
 
 TITLE = "Variance adds up: one unit per product"
 PAGE = "step-4/"
@@ -58,7 +57,7 @@ def measured(state: State) -> tuple[list[float], float]:
 def render(state: State) -> str:
     """The stacked tower, the measured score variance beside it, and the line at height d_k."""
     bars, total = measured(state)
-    top_value = nice_ceil(max(state.dk, total, sum_of(bars)) * 1.08)
+    top_value = nice_ceil(max(state.dk, total, stats.total(bars)) * 1.08)
 
     def sy(v: float) -> float:
         return BOTTOM - v / top_value * (BOTTOM - TOP)
@@ -77,7 +76,7 @@ def render(state: State) -> str:
     parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + … + Var(qₖkₖ)", "sq-tick", "middle"))
     if state.dk <= 24:
         for i, v in enumerate(bars[:3]):
-            below = sum_of(bars[:i])
+            below = stats.total(bars[:i])
             parts.append(text(x1 + 6, sy(below + v / 2) + 4, f"Var(q{i + 1}k{i + 1}) = {fmt(v, 2)}", "sq-tick"))
     sx0, sx1 = 400, 540
     parts.append(marks.rect(sx0, sy(total), sx1 - sx0, BOTTOM - sy(total), "sq-bar sq-total"))
@@ -85,20 +84,12 @@ def render(state: State) -> str:
     parts.append(text((sx0 + sx1) / 2, sy(total) - 6, sig(total), "sq-value", "middle"))
     parts.append(marks.line(LEFT, sy(state.dk), RIGHT, sy(state.dk), "sq-target"))
     parts.append(text(RIGHT, sy(state.dk) - 6, f"dₖ = {state.dk}", "sq-value", "end"))
-    label = (f"{state.dk} bars of about 1 each stack to {sig(sum_of(bars))}; the measured variance of the "
+    label = (f"{state.dk} bars of about 1 each stack to {sig(stats.total(bars))}; the measured variance of the "
              f"score is {sig(total)}, next to the line at d_k = {state.dk}")
     return svg(640, 360, label, parts, "sq-variance-tower")
-
-
-def sum_of(values: list[float]) -> float:
-    """Left-to-right sum (never the built-in on floats, which changed in Python 3.12)."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total
 
 
 def readouts(state: State) -> dict[str, str]:
     """d_k, the measured score variance, and the height of the stacked bars."""
     bars, total = measured(state)
-    return {"dk": str(state.dk), "total": sig(total), "bars": sig(sum_of(bars))}
+    return {"dk": str(state.dk), "total": sig(total), "bars": sig(stats.total(bars))}
