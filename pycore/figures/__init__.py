@@ -16,8 +16,10 @@ from . import (
     corner_dk1,
     corner_infinity,
     corner_ties,
+    correlated,
     dot_product,
     query_key,
+    saturation,
     score_histogram,
     softmax_spike,
     summary_pipeline,
@@ -30,11 +32,13 @@ FIGURES: dict[str, ModuleType] = {
     "score-histogram": score_histogram,
     "variance-tower": variance_tower,
     "softmax-spike": softmax_spike,
+    "saturation": saturation,
     "corner-dk1": corner_dk1,
     "corner-ties": corner_ties,
     "corner-infinity": corner_infinity,
     "corner-constant-v": corner_constant_v,
     "summary-pipeline": summary_pipeline,
+    "correlated": correlated,
 }
 
 

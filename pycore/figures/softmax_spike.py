@@ -21,7 +21,7 @@ READOUTS = (("c", "c"), ("max-weight", "largest weight"), ("entropy", "entropy (
             ("gradient", "gradient signal ‖J‖"))
 CONTROLS = (
     Range("c", "scale c", 0, 64, 0.5),
-    Presets("c", "presets for dₖ = 64", (("1", "1"), ("8", "√dₖ = 8"), ("64", "dₖ = 64"))),
+    Presets("c", "stretch of unscaled scores", (("1", "1 (÷√dₖ)"), ("8", "√64 = 8"), ("16", "√256 = 16"))),
     Text("scores", "raw scores (comma-separated, −3 to 3)"),
 )
 SCORE_RANGE = 3.0

@@ -1,4 +1,4 @@
-"""The one-picture summary: random arrows → dot product → wide score → ÷√d_k → tame score → softmax."""
+"""The one-picture summary: random arrows → dot product → wide score → ÷√d_k → tame score → softmax over many rows."""
 
 from __future__ import annotations
 
@@ -8,28 +8,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import marks, params, stats
+from .. import marks, params, rows, stats
 from ..controls import Button, Choice, Range
 from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 from ..sampling import normals
-from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import dot
-from . import _hist
-from ._bars import Panel, bars, words
+from . import _chart, _hist
 
 TITLE = "The whole argument in one picture"
 PAGE = "summary/"
 HEIGHT = 720
-READOUTS = (("dk", "dₖ"), ("score-std", "spread of QKᵀ"), ("scaled-std", "spread after the scaling stage"),
-            ("max-weight", "largest weight"), ("gradient", "gradient signal ‖J‖"))
+READOUTS = (("dk", "dₖ"), ("score-std", "standard deviation of QKᵀ"),
+            ("scaled-std", "standard deviation after the scaling stage"),
+            ("saturated", "saturated rows (largest weight > 0.99)"),
+            ("max-weight", "median largest weight"), ("gradient", "median ‖J‖"))
 CONTROLS = (Range("dk", "dₖ", 1, MAX_DK, 1),
             Choice("scaling", "÷√dₖ stage", (("on", "on"), ("off", "removed"))),
             Button("resample", "Resample"))
 WORDS = 8
+ROWS = 500
+"""Stage 6 looks at this many rows of WORDS keys each, one query per row."""
 N = 4000
 HIST = _hist.Frame(left=14, right=200, top=36, bottom=150)
-SOFT = Panel(left=34, top=44, width=166, height=96, lo=0.0, hi=1.0)
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,16 @@ def arrows(state: State) -> tuple[list[float], list[float]]:
     return z[: state.dk], z[state.dk:]
 
 
-def row_weights(state: State) -> list[float]:
-    """Softmax over the first eight scores of the pool, after the scaling stage."""
-    s = pool(state.seed, N).scores(state.dk)[:WORDS]
-    c = divisor(state)
-    return softmax([v / c for v in s])
+def many(state: State) -> rows.Rows:
+    """ROWS rows of WORDS keys after the scaling stage (or without it)."""
+    return rows.compute(state.seed, ROWS, WORDS, state.dk, "sqrt" if state.scaling == "on" else "none")
+
+
+def verdict(share: float) -> str:
+    """Stage 6's headline, read off the saturated share beside it."""
+    if share == 0:
+        return "no row saturates"
+    return f"{fmt(100 * share, 0 if share >= 0.1 else 1)}% of rows saturate"
 
 
 W, H = 214, 184
@@ -93,7 +99,8 @@ def render(state: State) -> str:
     scaled = [v / c for v in scores]
     sd_raw = math.sqrt(stats.variance(scores))
     sd_scaled = math.sqrt(stats.variance(scaled))
-    p = row_weights(state)
+    r = many(state)
+    share = sum(r.saturated) / ROWS
     plane = marks.Plane(left=45, top=32, size=124, extent=2.5)
     ox, oy = plane.px(0, 0)
     arrow_parts = [marks.line(45, oy, 169, oy, "sq-axis"), marks.line(ox, 32, ox, 156, "sq-axis")]
@@ -111,8 +118,12 @@ def render(state: State) -> str:
         stage4 = _stage("4 · (stage removed)", "the scaling stage is removed", [
             marks.line(30, 40, 184, 160, "sq-strike"), marks.line(184, 40, 30, 160, "sq-strike"),
             text(W / 2, 174, "scores go through unchanged", "sq-tick", "middle")])
-    verdict = "soft, learnable" if max(p) < 0.9 else "a spike, ‖J‖ ≈ 0"
-    soft = bars(SOFT, p, words(WORDS), "", "sq-weight", shown=[""] * WORDS)
+    edges = stats.edges(0.0, 1.0, 10)
+    counts, _ = stats.histogram(list(r.max_weight), 0.0, 1.0, 10)
+    ax = _chart.axes(0.0, 1.0, 0.0, 1.0, left=24, right=196, top=44, bottom=140)
+    weights = [_chart.count_bars(ax, edges, [k / ROWS for k in counts], "sq-bin"),
+               marks.line(ax.x(rows.SATURATED), 40, ax.x(rows.SATURATED), 140, "sq-target")]
+    weights += [text(ax.x(v), 154, fmt(v), "sq-tick", "middle") for v in (0.0, 0.5, 1.0)]
     return "".join([
         _stage("1 · two random arrows", f"a random query and key with {state.dk} coordinates", arrow_parts),
         _stage("2 · dot product", f"their dot product is {fmt(dot(q, k), 2)}", [
@@ -123,16 +134,18 @@ def render(state: State) -> str:
         stage4,
         _stage(f"5 · {'tame' if state.scaling == 'on' else 'still wide'}, sd {fmt(sd_scaled, 2)}",
                f"after the scaling stage the standard deviation is {fmt(sd_scaled, 2)}", tame_parts[1:]),
-        _stage(f"6 · {verdict}", f"attention weights over {WORDS} words, largest {fmt(max(p), 2)}", soft[1:] + [
-            text(W / 2, 172, f"max {fmt(max(p), 2)} · ‖J‖ {fmt(jacobian_norm(p), 3)}", "sq-tick", "middle")]),
+        _stage(f"6 · {verdict(share)}", f"largest softmax weight in each of {ROWS} rows of {WORDS} words: "
+               f"{fmt(100 * share, 1)}% of rows above 0.99", weights + [
+            text(W / 2, 174, f"largest weight, {ROWS} rows of {WORDS}", "sq-tick", "middle")]),
     ])
 
 
 def readouts(state: State) -> dict[str, str]:
-    """d_k, the spread before and after the scaling stage, and the attention row's health."""
+    """d_k, the standard deviation before and after the scaling stage, and how the rows' softmax fares."""
     scores = pool(state.seed, N).scores(state.dk)
     c = divisor(state)
-    p = row_weights(state)
+    r = many(state)
     return {"dk": str(state.dk), "score-std": sig(math.sqrt(stats.variance(scores))),
             "scaled-std": sig(math.sqrt(stats.variance([v / c for v in scores]))),
-            "max-weight": sig(max(p)), "gradient": sig(jacobian_norm(p))}
+            "saturated": sig(sum(r.saturated) / ROWS, 3),
+            "max-weight": sig(rows.median(r.max_weight)), "gradient": sig(rows.median(r.jacobian))}

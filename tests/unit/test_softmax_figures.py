@@ -128,14 +128,11 @@ def test_summary_readouts_match_numpy(scaling):
     r = summary_pipeline.readouts(s)
     assert float(r["score-std"]) == pytest.approx(scores.std(ddof=1), rel=5e-4)
     assert float(r["scaled-std"]) == pytest.approx((scores / c).std(ddof=1), rel=5e-4)
-    mx, _, grad = np_readouts(np_softmax(scores[:8] / c))
-    assert float(r["max-weight"]) == pytest.approx(mx, rel=5e-4)
-    assert float(r["gradient"]) == pytest.approx(grad, rel=5e-4, abs=1e-9)
 
 
-def test_summary_removing_the_scaling_collapses_attention_at_large_dk():
+def test_summary_removing_the_scaling_collapses_most_rows_at_large_dk():
     on = summary_pipeline.readouts(summary_pipeline.State(dk=512, scaling="on"))
     off = summary_pipeline.readouts(summary_pipeline.State(dk=512, scaling="off"))
-    assert float(off["max-weight"]) > 0.99 > float(on["max-weight"])
+    assert float(off["saturated"]) > 0.5 and float(on["saturated"]) == 0
     assert float(off["gradient"]) < 0.01 < float(on["gradient"])
     assert 'class="sq-strike"' in summary_pipeline.render(summary_pipeline.State(scaling="off"))

@@ -1,0 +1,157 @@
+"""After initialization: when q and k align, q·k grows like ρ·d_k, and ÷√d_k no longer holds it at 1."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from .. import marks, params, rows, stats
+from ..controls import Button, Choice, Range, Text
+from ..pool import MAX_DK, SEED_MAX, next_seed
+from ..sampling import chi_square, normals
+from ..svg import fmt, sig, svg, text
+from ..ticks import nice_ceil, ticks
+from . import _chart
+
+TITLE = "When query and key align"
+PAGE = "assumptions/"
+HEIGHT = 560
+PAIRS = 2000
+"""Rows drawn; each row's aligned pair is one sample of the histogram."""
+DIVISORS = (("none", "none"), ("sqrt", "÷ √dₖ"), ("dk", "÷ dₖ"))
+READOUTS = (("mean-score", "mean q·k/c"), ("theory-mean", "theory ρ·dₖ/c"),
+            ("std-score", "standard deviation"), ("theory-std", "theory √(dₖ(1+ρ²))/c"),
+            ("saturated", "saturated share (largest weight > 0.99)"))
+CONTROLS = (
+    Range("rho", "alignment ρ", 0, 1, 0.05),
+    Range("dk", "dₖ", 1, MAX_DK, 1),
+    Choice("divisor", "divide by", DIVISORS),
+    Range("n", "n (keys per row)", 2, 512, 1),
+    Text("seed", "seed"),
+    Button("resample", "Resample"),
+)
+FIELDS = ("rho", "dk", "divisor", "n", "seed")
+
+
+@dataclass(frozen=True)
+class State:
+    """How aligned each query is with its key, and how the scores are scaled."""
+
+    rho: float = 0.5
+    """Alignment: q = ρ·k + √(1−ρ²)·z with k and z independent N(0, I)."""
+    dk: int = 256
+    """Dimension of the query and key vectors."""
+    divisor: str = "sqrt"
+    """Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k)."""
+    n: int = 16
+    """Keys per row: the aligned key and n − 1 independent ones."""
+    seed: int = 1
+    """Seed of the draws."""
+
+
+def parse(p: params.Params) -> State:
+    """State from ``rho`` (0-1), ``dk`` (1-512), ``divisor``, ``n`` (2-512) and ``seed``."""
+    params.check_known(p, FIELDS)
+    d = State()
+    return State(rho=params.number(p, "rho", d.rho, 0, 1), dk=params.integer(p, "dk", d.dk, 1, MAX_DK),
+                 divisor=params.choice(p, "divisor", d.divisor, [v for v, _ in DIVISORS]),
+                 n=params.integer(p, "n", d.n, 2, 512), seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """``resample`` moves to the next seed."""
+    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Per row: the aligned pair's raw score q·k and whether the row's softmax saturates."""
+
+    aligned: tuple[float, ...]
+    saturated: tuple[bool, ...]
+
+
+@lru_cache(maxsize=8)
+def draws(rho: float, dk: int, divisor: str, n: int, seed: int) -> Draws:
+    """PAIRS rows drawn exactly from a few scalars each.
+
+    With z·k = ‖k‖·g (g ~ N(0, 1)) and ‖z‖² = g² + χ²_{d_k−1}: q·k = ρ‖k‖² + √(1−ρ²)‖k‖g and
+    ‖q‖² = ρ²‖k‖² + 2ρ√(1−ρ²)‖k‖g + (1−ρ²)‖z‖²; an independent key scores ‖q‖·h with h ~ N(0, 1).
+    """
+    rng = random.Random(f"{seed}:aligned")
+    c = rows.divisor_value(dk, divisor)
+    side = math.sqrt(1 - rho * rho)
+    aligned, sat = [], []
+    for _ in range(PAIRS):
+        k2 = chi_square(rng, dk)
+        g = normals(rng, 1)[0]
+        z2 = g * g + (chi_square(rng, dk - 1) if dk > 1 else 0.0)
+        kn = math.sqrt(k2)
+        s1 = rho * k2 + side * kn * g
+        qn = math.sqrt(max(0.0, rho * rho * k2 + 2 * rho * side * kn * g + side * side * z2))
+        others = [qn * h for h in normals(rng, n - 1)]
+        scores = [s1 / c] + [s / c for s in others]
+        top = max(scores)
+        gaps = tuple(sorted(top - s for s in scores)[1:])
+        aligned.append(s1)
+        sat.append(rows.saturated(gaps, 1.0))
+    return Draws(tuple(aligned), tuple(sat))
+
+
+def result(state: State) -> Draws:
+    """The rows for this state."""
+    return draws(state.rho, state.dk, state.divisor, state.n, state.seed)
+
+
+def theory(state: State) -> tuple[float, float]:
+    """Mean ρ·d_k/c and standard deviation √(d_k(1 + ρ²))/c of q·k/c."""
+    c = rows.divisor_value(state.dk, state.divisor)
+    return state.rho * state.dk / c, math.sqrt(state.dk * (1 + state.rho * state.rho)) / c
+
+
+def scaled(state: State) -> list[float]:
+    """The aligned pairs' scores q·k/c."""
+    c = rows.divisor_value(state.dk, state.divisor)
+    return [s / c for s in result(state).aligned]
+
+
+def render(state: State) -> str:
+    """Histogram of the aligned pairs' scores with the theoretical mean marked."""
+    values = scaled(state)
+    mean_t, sd_t = theory(state)
+    hi = nice_ceil(max(abs(mean_t) + 4 * sd_t, 1e-9))
+    lo = -hi if mean_t < 2 * sd_t else 0.0 if mean_t - 4 * sd_t > 0 else -hi / 2
+    bins = 40
+    edges = stats.edges(lo, hi, bins)
+    counts, _ = stats.histogram([lo if v < lo else hi if v > hi else v for v in values], lo, hi, bins)
+    shares = [k / len(values) for k in counts]
+    top = max(0.05, math.ceil(max(shares) * 20 + 0.001) / 20)
+    ax = _chart.axes(lo, hi, 0.0, top, left=46, right=588)
+    xt = [(t, fmt(t, 3)) for t in ticks(lo, hi)]
+    name = {"none": "q·k", "sqrt": "q·k / √dₖ", "dk": "q·k / dₖ"}[state.divisor]
+    parts = _chart.frame(ax, f"Scores of aligned pairs, ρ = {fmt(state.rho)}, dₖ = {state.dk}", xt,
+                         _chart.share_ticks(top), f"{name} (share of {PAIRS} pairs per bin)")
+    parts.append(_chart.count_bars(ax, edges, shares, "sq-bin"))
+    x = ax.x(mean_t)
+    parts.append(marks.line(x, ax.y.r1, x, ax.y.r0, "sq-target"))
+    parts.append(text(x + 4, ax.y.r1 + 10, f"ρ·dₖ/c = {fmt(mean_t, 2)}", "sq-value"))
+    if 0 >= lo:
+        parts.append(marks.line(ax.x(0), ax.y.r1, ax.x(0), ax.y.r0, "sq-axis"))
+    share = sum(result(state).saturated) / PAIRS
+    parts.append(text(588, 20, f"rows saturated: {fmt(100 * share, 1)}%", "sq-value", "end"))
+    label = (f"Histogram of {PAIRS} aligned pairs' scores {name} for rho {fmt(state.rho)} and d_k {state.dk}: "
+             f"mean {sig(stats.mean(values))}, theory {sig(mean_t)}; {fmt(100 * share, 1)}% of rows saturated")
+    return svg(600, _chart.H, label, parts, "sq-correlated")
+
+
+def readouts(state: State) -> dict[str, str]:
+    """Mean and standard deviation of the aligned scores, their closed forms, and the saturated share."""
+    values = scaled(state)
+    mean_t, sd_t = theory(state)
+    return {"mean-score": sig(stats.mean(values)), "theory-mean": sig(mean_t),
+            "std-score": sig(math.sqrt(stats.variance(values))), "theory-std": sig(sd_t),
+            "saturated": sig(sum(result(state).saturated) / PAIRS, 3)}

@@ -1,0 +1,160 @@
+"""Step 5: many rows at once. How many saturate, and how big each row's gradients are."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import marks, params, rows, stats
+from ..controls import Button, Choice, Range, Text
+from ..detmath import log
+from ..pool import MAX_DK, SEED_MAX, next_seed
+from ..svg import fmt, sig, svg, text
+from . import _chart
+
+TITLE = "Saturation over many rows"
+PAGE = "step-5/"
+HEIGHT = 760
+DIVISORS = (("none", "none"), ("sqrt", "÷ √dₖ"), ("dk", "÷ dₖ"))
+READOUTS = (("saturated", "saturated share (largest weight > 0.99)"),
+            ("median-max-weight", "median largest weight"),
+            ("median-jacobian", "median ‖J‖"),
+            ("median-grad-q", "median ‖∂p/∂q‖"))
+CONTROLS = (
+    Range("dk", "dₖ", 1, MAX_DK, 1),
+    Range("n", "n (keys per row)", 2, 512, 1),
+    Choice("divisor", "divide by", DIVISORS),
+    Range("rows", "rows", 50, 2000, 50),
+    Text("seed", "seed"),
+    Button("resample", "Resample"),
+)
+FIELDS = ("dk", "n", "divisor", "rows", "seed")
+LOG_LO, LOG_HI, LOG_BINS = -8.0, 2.0, 40
+"""The gradient panel's axis: log10 of the norm; smaller norms (and exact zeros) pile into the first bin."""
+SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
+NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+
+
+@dataclass(frozen=True)
+class State:
+    """Which rows to draw: one query against n keys, rows times over."""
+
+    dk: int = 64
+    """Dimension of the query and key vectors."""
+    n: int = 16
+    """Keys per row: the length of each softmax."""
+    divisor: str = "none"
+    """Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k)."""
+    rows: int = 500
+    """How many rows (queries) are drawn."""
+    seed: int = 1
+    """Seed of the draws; the same seed gives the same rows everywhere."""
+
+
+def parse(p: params.Params) -> State:
+    """State from ``dk`` (1-512), ``n`` (2-512), ``divisor``, ``rows`` (50-2000) and ``seed``."""
+    params.check_known(p, FIELDS)
+    d = State()
+    return State(dk=params.integer(p, "dk", d.dk, 1, MAX_DK), n=params.integer(p, "n", d.n, 2, 512),
+                 divisor=params.choice(p, "divisor", d.divisor, [v for v, _ in DIVISORS]),
+                 rows=params.integer(p, "rows", d.rows, 50, 2000),
+                 seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
+
+
+def update(state: State, event: Mapping[str, Any]) -> State:
+    """``resample`` moves to the next seed."""
+    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+
+
+def result(state: State) -> rows.Rows:
+    """Every row's numbers for this state (cached in ``rows``)."""
+    return rows.compute(state.seed, state.rows, state.n, state.dk, state.divisor)
+
+
+def log10(x: float) -> float:
+    """log10 from detmath, so bins agree in every runtime; 0 maps below the axis."""
+    return log(x) / log(10.0) if x > 0 else -math.inf
+
+
+def _shares(values: list[float], lo: float, hi: float, bins: int) -> list[float]:
+    """Share of the values in each bin; values below lo count in the first bin, above hi in the last."""
+    clipped = [lo if v < lo else hi if v > hi else v for v in values]
+    counts, _ = stats.histogram(clipped, lo, hi, bins)
+    return [c / len(values) for c in counts]
+
+
+def _weights_panel(state: State, r: rows.Rows, share: float) -> str:
+    edges = stats.edges(0.0, 1.0, 20)
+    shares = _shares(list(r.max_weight), 0.0, 1.0, 20)
+    top = max(0.25, math.ceil(max(shares) * 4 + 0.001) / 4)
+    ax = _chart.axes(0.0, 1.0, 0.0, top)
+    parts = _chart.frame(ax, "Largest weight of each row", [(v / 4, fmt(v / 4)) for v in range(5)],
+                         _chart.share_ticks(top), "largest weight (share of rows per bin)")
+    parts.append(_chart.count_bars(ax, edges, shares, "sq-bin"))
+    x = ax.x(rows.SATURATED)
+    parts.append(marks.line(x, ax.y.r1 - 4, x, ax.y.r0, "sq-target"))
+    parts.append(text(x - 4, ax.y.r1 + 8, f"> 0.99: {fmt(100 * share, 1)}%", "sq-value", "end"))
+    label = (f"Histogram of the largest weight in each of {state.rows} rows; {fmt(100 * share, 1)}% of rows "
+             f"are above 0.99")
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+
+
+def _gradient_panel(state: State, r: rows.Rows) -> str:
+    edges = stats.edges(LOG_LO, LOG_HI, LOG_BINS)
+    j = _shares([log10(v) for v in r.jacobian], LOG_LO, LOG_HI, LOG_BINS)
+    g = _shares([log10(v) for v in r.grad_q], LOG_LO, LOG_HI, LOG_BINS)
+    top = max(0.25, math.ceil(max(j + g) * 10 + 0.001) / 10)
+    ax = _chart.axes(LOG_LO, LOG_HI, 0.0, top)
+    xt = [(v, "1" if v == 0 else f"10{_sup(int(v))}") for v in (-8.0, -6.0, -4.0, -2.0, 0.0, 2.0)]
+    parts = _chart.frame(ax, "Gradient size of each row", xt, _chart.share_ticks(top),
+                         "norm, log scale (share of rows per bin)")
+    parts.append(_chart.step_line(ax, edges, j, "sq-series--jac"))
+    parts.append(_chart.step_line(ax, edges, g, "sq-series--gq"))
+    n_grad = len(r.grad_q)
+    gq_label = "‖∂p/∂q‖" + ("" if n_grad == state.rows else f", first {n_grad} rows")
+    parts += _chart.legend(56, 52, [("sq-series--jac", "‖J‖ (softmax)"), ("sq-series--gq", gq_label)])
+    label = (f"Histograms on a log axis of two gradient sizes per row: the softmax Jacobian norm, median "
+             f"{sig(rows.median(r.jacobian))}, and the norm of the weights' gradient with respect to the query, "
+             f"median {sig(rows.median(r.grad_q))}")
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+
+
+def _sup(k: int) -> str:
+    """An integer in superscript digits."""
+    return str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def _curve_panel(state: State) -> str:
+    curves = rows.share_curve(state.seed, state.rows, state.n)
+    xs = [log(dk) / log(2.0) for dk in rows.CHART_DKS]
+    ax = _chart.axes(0.0, 9.0, 0.0, 1.0)
+    xt = [(log(dk) / log(2.0), str(dk)) for dk in (1, 4, 16, 64, 256)]
+    parts = _chart.frame(ax, f"Saturated share against dₖ, n = {state.n}", xt, _chart.share_ticks(1.0),
+                         "dₖ (log scale)")
+    x = ax.x(log(state.dk) / log(2.0))
+    parts.append(marks.line(x, ax.y.r1, x, ax.y.r0, "sq-target"))
+    for divisor in rows.DIVISORS:
+        parts.append(_chart.series(ax, xs, curves[divisor], SERIES[divisor]))
+    parts += _chart.legend(56, 52, [(SERIES[d], NAMES[d]) for d in rows.DIVISORS])
+    label = "Share of saturated rows at d_k = 1 to 512: " + "; ".join(
+        f"{NAMES[d].replace('√dₖ', 'square root of d_k').replace('dₖ', 'd_k')}: "
+        + ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d]) for d in rows.DIVISORS)
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+
+
+def render(state: State) -> str:
+    """Three panels: largest weights, both gradient sizes on a log axis, and saturation against d_k."""
+    r = result(state)
+    share = sum(r.saturated) / state.rows
+    return _weights_panel(state, r, share) + _gradient_panel(state, r) + _curve_panel(state)
+
+
+def readouts(state: State) -> dict[str, str]:
+    """Saturated share and the medians of the largest weight, ‖J‖ and ‖∂p/∂q‖."""
+    r = result(state)
+    return {"saturated": sig(sum(r.saturated) / state.rows, 3),
+            "median-max-weight": sig(rows.median(r.max_weight)),
+            "median-jacobian": sig(rows.median(r.jacobian)),
+            "median-grad-q": sig(rows.median(r.grad_q))}
