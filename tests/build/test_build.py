@@ -12,7 +12,7 @@ import pytest
 
 from pycore import figures
 from pycore.params import from_json
-from tests.conftest import ROOT, build_site
+from tests.conftest import ROOT, article_pages, build_site
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
 EXTERNAL = re.compile(r"""<(?:script|link|img|source|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//[^>]*>""", re.I)
@@ -113,9 +113,10 @@ def test_embed_pages_load_the_sandbox_notice_as_a_classic_script(site_dir):
 
 
 def test_every_page_of_the_article_is_built(site_dir):
-    for page in ("", "step-1", "step-2", "step-3", "step-4", "step-5", "step-6", "step-7", "summary",
-                 "retelling", "review", "reproduce", "see-also", "teachers"):
-        assert (site_dir / page / "index.html").is_file(), page
+    pages = article_pages()
+    assert {"/assumptions/", "/references/"} <= set(pages)
+    for page in pages:
+        assert (site_dir / page.strip("/") / "index.html").is_file(), page
     for n in range(1, 8):
         text = (site_dir / f"step-{n}" / "index.html").read_text(encoding="utf-8")
         assert f"<span>Step {n} of 7</span>" in text and f'<a href="../step-{n}/" ' in text
@@ -126,20 +127,22 @@ def _source_cards():
     from pycore.build import cards
 
     out = []
-    for n in range(1, 8):
-        out += cards.collect((ROOT / "site_src" / f"step-{n}.md").read_text(encoding="utf-8"), f"step-{n}.md")
+    for path in article_pages():
+        src = "index.md" if path == "/" else path.strip("/") + ".md"
+        out += cards.collect((ROOT / "site_src" / src).read_text(encoding="utf-8"), src)
     return out
 
 
 def test_every_step_has_cards_and_the_review_page_holds_them_all(site_dir):
     deck = _source_cards()
-    assert {c.page for c in deck} == {f"step-{n}.md" for n in range(1, 8)}
-    assert len(deck) >= 3 + 7
+    assert {f"step-{n}.md" for n in range(1, 8)} | {"assumptions.md"} == {c.page for c in deck}
+    assert len(deck) >= 3 + 8
+    assert len({c.question for c in deck}) == len(deck), "no two cards ask the same question"
     review = (site_dir / "review" / "index.html").read_text(encoding="utf-8")
     assert review.count('class="question sq-card"') == len(deck)
-    for n in range(1, 8):
-        page = (site_dir / f"step-{n}" / "index.html").read_text(encoding="utf-8")
-        assert page.count('class="question sq-card"') == sum(c.page == f"step-{n}.md" for c in deck)
+    for src in {c.page for c in deck}:
+        page = (site_dir / src.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+        assert page.count('class="question sq-card"') == sum(c.page == src for c in deck)
 
 
 def test_anki_deck_parses_and_holds_every_card(site_dir):
@@ -158,11 +161,15 @@ def test_reproduction_page_shows_the_numpy_table(site_dir):
     from pycore.build import reproduce
 
     text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
-    for row in reproduce.table():
-        cells = reproduce.cells(row)
-        assert f"<td>{cells[0]}</td>" in text.replace(' style="text-align: right;"', "")
-        assert all(f">{c}</td>" in text for c in cells[1:])
-    assert "pycore.build.reproduce" in text
+    text = text.replace(' style="text-align: right;"', "")
+    t = reproduce.table()
+    for cell in t.cells:
+        assert "\n".join(f"<td>{html.escape(v, quote=False)}</td>" for v in reproduce.values(cell)) in text, cell
+    for v in reproduce.verdicts(t):
+        outcome = "Holds." if v.holds else "Does not hold."
+        claim, evidence = html.escape(v.claim, quote=False), html.escape(v.evidence, quote=False)
+        assert f"{claim} <strong>{outcome}</strong> {evidence}" in text, v.claim
+    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.build.reproduce" in text
 
 
 def test_no_inline_script_so_a_strict_csp_works(site_dir):

@@ -1,45 +1,157 @@
-"""The numpy reproduction agrees with the closed forms within tolerances set by its sample size."""
+"""The numpy reproduction: its formulas against explicit matrices, its numbers against closed forms,
+and its verdicts computed from the numbers rather than written down."""
 
+import itertools
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from pycore.build import reproduce
+from pycore.build.reproduce import Estimate
 
 
 @pytest.fixture(scope="module")
-def rows():
+def t():
     return reproduce.table()
 
 
-def test_variances_match_closed_forms_within_four_standard_errors(rows):
-    assert [r.dk for r in rows] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
-    n = reproduce.PAIRS
-    for r in rows:
-        # Var of a sample variance of a sum of dk products: (mu4 - sigma^4)/n = (2 dk^2 + 6 dk)/n.
-        se = math.sqrt((2 * r.dk ** 2 + 6 * r.dk) / n)
-        assert abs(r.var_raw - r.dk) < 4 * se
-        assert abs(r.var_sqrt - 1) < 4 * se / r.dk
-        assert abs(r.var_dk - 1 / r.dk) < 4 * se / r.dk ** 2
+def explicit_jacobian(p):
+    """diag(p) − p pᵀ, written out."""
+    return np.diag(p) - np.outer(p, p)
 
 
-def test_scaling_keeps_softmax_healthy_and_its_absence_saturates(rows):
-    # Scaled scores have the same distribution (unit variance) at every d_k, so the mean largest
-    # weight and gradient stay within sampling noise of each other; unscaled they drift monotonically.
-    scaled = np.array([r.max_sqrt for r in rows[3:]])
-    assert scaled.max() - scaled.min() < 0.05
-    raw = [r.max_raw for r in rows]
-    assert raw == sorted(raw) and raw[-1] > 0.9
-    grads = [r.grad_raw for r in rows[2:]]
-    assert grads == sorted(grads, reverse=True) and grads[-1] < 0.1 < min(r.grad_sqrt for r in rows)
+def test_softmax_matches_the_definition_and_survives_huge_scores():
+    s = np.random.default_rng(1).normal(0, 3, (20, 16))
+    assert np.allclose(reproduce.softmax_rows(s), np.exp(s) / np.exp(s).sum(axis=1, keepdims=True), rtol=1e-12)
+    p = reproduce.softmax_rows(np.array([[1000.0, 0.0, -1000.0]]))
+    assert np.array_equal(p, [[1.0, 0.0, 0.0]])
 
 
 def test_jacobian_norm_formula_matches_explicit_matrices():
     p = reproduce.softmax_rows(np.random.default_rng(0).normal(0, 3, (50, 16)))
-    explicit = [np.linalg.norm(np.diag(row) - np.outer(row, row)) for row in p]
+    explicit = [np.linalg.norm(explicit_jacobian(row)) for row in p]
     assert np.allclose(reproduce.jacobian_norms(p), explicit, rtol=1e-12)
 
 
-def test_same_seed_same_table(rows):
-    assert reproduce.table() == rows
+@pytest.mark.parametrize("c", [1.0, 8.0, 64.0])
+def test_query_gradient_norm_is_the_norm_of_jk_over_c(c):
+    rng = np.random.default_rng(2)
+    q, keys = rng.standard_normal((5, 64)), rng.standard_normal((5, 16, 64))
+    p = reproduce.softmax_rows(np.einsum("rnd,rd->rn", keys, q) / c)
+    explicit = [np.linalg.norm(explicit_jacobian(p[r]) @ keys[r] / c) for r in range(5)]
+    assert np.allclose(reproduce.query_gradient_norms(p, keys, c), explicit, rtol=1e-10)
+
+
+def test_query_gradient_norm_is_the_derivative_of_the_weights_with_respect_to_the_query():
+    rng = np.random.default_rng(3)
+    q, keys, c, h = rng.standard_normal(8), rng.standard_normal((6, 8)), math.sqrt(8), 1e-6
+
+    def weights(x):
+        """The softmax weights for query x."""
+        return reproduce.softmax_rows(keys @ x / c)
+
+    numeric = np.stack([(weights(q + h * e) - weights(q - h * e)) / (2 * h) for e in np.eye(8)], axis=1)
+    assert math.isclose(reproduce.query_gradient_norms(weights(q)[None], keys[None], c)[0],
+                        np.linalg.norm(numeric), rel_tol=1e-6)
+
+
+def test_row_measures_match_a_direct_computation():
+    rng = np.random.default_rng(4)
+    q, keys, c = rng.standard_normal((3, 4)), rng.standard_normal((3, 16, 4)), 2.0
+    m = reproduce.row_measures(q, keys, c)
+    for r in range(3):
+        s = keys[r] @ q[r] / c
+        p = np.exp(s) / np.exp(s).sum()
+        jac = explicit_jacobian(p)
+        assert np.allclose(m[r], [s.mean(), (s**2).mean(), p.max(), np.linalg.norm(jac),
+                                  np.linalg.norm(jac @ keys[r] / c)], rtol=1e-10)
+
+
+def test_table_shape_is_as_documented(t):
+    assert (t.seed, t.rows) == (reproduce.SEED, reproduce.ROWS)
+    assert reproduce.DKS == (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) and reproduce.NS == (16, 128)
+    assert [(c.n, c.divisor, c.dk) for c in t.cells] == list(
+        itertools.product(reproduce.NS, reproduce.DIVISORS, reproduce.DKS))
+    page = reproduce.markdown(t)
+    assert page.count("\n### ") == len(reproduce.NS) * len(reproduce.DIVISORS) <= page.count("|" + " ---: |" * 6)
+    assert len(reproduce.HEADERS) <= 7
+    for c in t.cells:
+        assert "| " + " | ".join(reproduce.values(c)) + " |" in page
+        assert len(reproduce.values(c)) == len(reproduce.HEADERS)
+
+
+def test_variances_match_closed_forms_within_their_standard_errors(t):
+    for c in t.cells:
+        k = reproduce.divisor(c.divisor, c.dk)
+        assert abs(c.var.value - c.dk / k**2) <= reproduce.TOL * c.var.se, c
+        # Rows as units: a row's mean square is |q|² χ²_n / n / c², so its variance has a closed form.
+        se = math.sqrt(((c.dk**2 + 2 * c.dk) * (1 + 2 / c.n) - c.dk**2) / t.rows) / k**2
+        assert 0.7 < c.var.se / se < 1.3, c
+
+
+def test_same_seed_same_table_and_one_computation_per_process(t):
+    small = reproduce.table.__wrapped__
+    assert small(5, 30) == small(5, 30) != small(6, 30)
+    assert reproduce.table() is t
+
+
+def edit(t, change, n=None, name=None, dk=None):
+    """A copy of the table with `change` applied to the cells that match n, divisor and d_k."""
+    def hit(c):
+        """Whether c is one of the cells to change."""
+        return n in (None, c.n) and name in (None, c.divisor) and dk in (None, c.dk)
+
+    return replace(t, cells=tuple(change(c) if hit(c) else c for c in t.cells))
+
+
+def var_is(value, se):
+    """An edit setting Var(s) to value(cell) ± se."""
+    return lambda c: replace(c, var=Estimate(value(c), se))
+
+
+def softmax_is(value):
+    """An edit setting the three softmax metrics to value ± 0.01."""
+    return lambda c: replace(c, saturated=Estimate(value, 0.01), top=Estimate(value, 0.01), jac=Estimate(value, 0.01))
+
+
+# For each claim: an edit of the real table under which it must hold, and one under which it must not.
+FABRICATED = [
+    (lambda t: edit(t, var_is(lambda c: c.dk, 1.0), name="none"),
+     lambda t: edit(t, var_is(lambda c: 2 * c.dk, 0.01), name="none", dk=8)),
+    (lambda t: edit(edit(t, var_is(lambda c: 1.0, 0.1), name="sqrt"), var_is(lambda c: 1 / c.dk, 0.1), name="dk"),
+     lambda t: edit(t, var_is(lambda c: 2.0, 0.01), name="sqrt", dk=8)),
+    (lambda t: edit(t, softmax_is(0.5), name="sqrt"),
+     lambda t: edit(edit(t, softmax_is(0.5), name="sqrt"), softmax_is(0.9), n=128, name="sqrt", dk=4)),
+    (lambda t: edit(t, lambda c: replace(c, saturated=Estimate(c.dk / 1024, 0.001)), name="none"),
+     lambda t: edit(t, lambda c: replace(c, saturated=Estimate(1 - c.dk / 1024, 0.001)), name="none")),
+    (lambda t: edit(t, lambda c: replace(c, jac=Estimate(1 / c.dk, 0.001)), name="none"),
+     lambda t: edit(t, lambda c: replace(c, jac=Estimate(c.dk, 0.001)), name="none")),
+    (lambda t: edit(t, lambda c: replace(c, grad=Estimate(0.0, 0.0001)), n=16, name="none", dk=64),
+     lambda t: edit(t, lambda c: replace(c, grad=Estimate(10.0, 0.01)), n=16, name="none", dk=64)),
+    (lambda t: edit(edit(t, lambda c: replace(c, grad=Estimate(1.0, 0.01)), name="sqrt"),
+                    lambda c: replace(c, grad=Estimate(1 / math.sqrt(c.dk), 0.01 / math.sqrt(c.dk))), name="dk"),
+     lambda t: edit(t, lambda c: replace(c, grad=Estimate(1e-6, 1e-9)), n=16, name="dk", dk=64)),
+    (lambda t: edit(t, lambda c: replace(c, jac=Estimate(0.001, 0.001)), name="none", dk=64),
+     lambda t: edit(t, lambda c: replace(c, jac=Estimate(0.9, 0.001)), name="none", dk=64)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(FABRICATED)))
+def test_each_verdict_is_computed_from_the_numbers(t, i):
+    make_hold, make_fail = FABRICATED[i]
+    holds, fails = reproduce.verdicts(make_hold(t))[i], reproduce.verdicts(make_fail(t))[i]
+    assert holds.holds and not fails.holds
+    assert holds.claim == fails.claim and holds.evidence != fails.evidence
+
+
+def test_every_claim_is_tested_and_printed_with_its_verdict(t):
+    verdicts = reproduce.verdicts(t)
+    assert len(verdicts) == len(FABRICATED) == len(reproduce.CLAIMS)
+    page, terminal = reproduce.markdown(t), reproduce.text(t)
+    for i, v in enumerate(verdicts, 1):
+        outcome = "holds" if v.holds else "does not hold"
+        assert f"{i}. {v.claim} **{outcome.capitalize()}.** {v.evidence}" in page
+        assert f"{i}. [{outcome}] {v.claim}\n   {v.evidence}" in terminal
+    assert page.index("## Verdicts") < page.index("## Tables")
