@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -15,6 +16,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def article_pages() -> list[str]:
+    """Every page in mkdocs.yml's nav, in order, as a site path ("/", "/step-1/", ...)."""
+    sources = re.findall(r"^  - [^:]+: (\S+)\.md$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    return ["/" if src == "index" else f"/{src}/" for src in sources]
 
 
 def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None) -> subprocess.CompletedProcess:

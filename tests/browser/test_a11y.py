@@ -9,11 +9,10 @@ import pytest
 
 from pycore import figures
 from tests.browser.conftest import READY_MS
-from tests.conftest import ROOT
+from tests.conftest import ROOT, article_pages
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
-         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+PAGES = article_pages()
 SERIOUS = """async () => (await axe.run(document)).violations
   .filter(v => v.impact === 'serious' || v.impact === 'critical')
   .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
@@ -45,7 +44,7 @@ INSTANCES = [
     ("/step-1/", "#fig-query-key"), ("/step-2/", "#fig-dot-product"), ("/step-3/", "#fig-score-histogram-4"),
     ("/step-4/", "#fig-variance-tower"), ("/step-5/", "#fig-softmax-spike"), ("/step-7/", "#fig-corner-dk1"),
     ("/step-7/", "#fig-corner-ties"), ("/step-7/", "#fig-corner-infinity"), ("/step-7/", "#fig-corner-constant-v"),
-    ("/summary/", "#fig-summary-pipeline"),
+    ("/summary/", "#fig-summary-pipeline"), ("/step-5/", "#fig-saturation"), ("/assumptions/", "#fig-correlated"),
 ]
 
 
@@ -83,7 +82,7 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, select
             page.keyboard.press("ArrowRight")
         elif info["type"] == "text":
             page.keyboard.press("End")
-            page.keyboard.type(",0.5")
+            page.keyboard.type(",0.5" if "," in info["value"] else "7")
             page.keyboard.press("Enter")
         elif info["play"]:
             page.keyboard.press("Enter")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
-         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+from tests.conftest import article_pages
+
+PAGES = article_pages()
 
 UNRENDERED = """() => {
   const walker = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);

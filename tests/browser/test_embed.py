@@ -24,6 +24,8 @@ STATES = {
     "corner-infinity": {"mode": "mask", "divisor": "2"},
     "corner-constant-v": {"weights": "0.2,0.8", "v": "-1.5"},
     "summary-pipeline": {"dk": "256", "scaling": "off"},
+    "saturation": {"dk": "128", "n": "8", "divisor": "sqrt", "rows": "100", "seed": "4"},
+    "correlated": {"rho": "0.8", "dk": "32", "divisor": "dk", "n": "4", "seed": "2"},
 }
 PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>

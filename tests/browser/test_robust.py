@@ -11,6 +11,7 @@ import pytest
 from pycore import figures
 from pycore.build.pack import core_archive
 from tests.browser.conftest import READY_MS, expected
+from tests.conftest import article_pages
 
 CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'"
 
@@ -84,8 +85,7 @@ def test_an_exception_in_one_figure_leaves_the_others_working(fresh, server):
     assert page.uncaught == []
 
 
-PAGES = ["/", "/step-1/", "/step-2/", "/step-3/", "/step-4/", "/step-5/", "/step-6/", "/step-7/", "/summary/",
-         "/retelling/", "/review/", "/reproduce/", "/see-also/", "/teachers/"]
+PAGES = article_pages()
 
 
 def test_javascript_off_shows_all_text_and_every_figure(fresh, server):
