@@ -98,7 +98,7 @@ def _weights_panel(state: State, r: rows.Rows, share: float) -> str:
     parts.append(text(x - 4, ax.y.r1 + 8, f"> 0.99: {fmt(100 * share, 1)}%", "sq-value", "end"))
     label = (f"Histogram of the largest weight in each of {state.rows} rows; {fmt(100 * share, 1)}% of rows "
              f"are above 0.99")
-    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
 def _gradient_panel(state: State, r: rows.Rows) -> str:
@@ -118,7 +118,7 @@ def _gradient_panel(state: State, r: rows.Rows) -> str:
     label = (f"Histograms on a log axis of two gradient sizes per row: the softmax Jacobian norm, median "
              f"{sig(rows.median(r.jacobian))}, and the norm of the weights' gradient with respect to the query, "
              f"median {sig(rows.median(r.grad_q))}")
-    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
 def _sup(k: int) -> str:
@@ -141,7 +141,7 @@ def _curve_panel(state: State) -> str:
     label = "Share of saturated rows at d_k = 1 to 512: " + "; ".join(
         f"{NAMES[d].replace('√dₖ', 'square root of d_k').replace('dₖ', 'd_k')}: "
         + ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d]) for d in rows.DIVISORS)
-    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage")
+    return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
 def render(state: State) -> str:
