@@ -106,6 +106,7 @@ def test_readouts_are_announced_when_a_drag_ends_not_during_it(watched):
     fig = page.locator("[data-figure='dot-product']")
     region = fig.locator("[data-announce]")
     assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
+    fig.locator("[data-handle='q'] .sq-dot").scroll_into_view_if_needed()
     box = fig.locator("[data-handle='q'] .sq-dot").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     start = region.text_content()
