@@ -1,14 +1,17 @@
-"""Parsing of figure parameters from URL query strings, Markdown and data-state JSON.
+"""Figure parameters: declared once as specs, parsed from URL query strings, Markdown and data-state JSON.
 
-Every figure validates through these helpers, so a bad value always produces the same kind
-of message, naming the parameter and what is allowed.
+Every figure validates through these specs, so a bad value always produces the same kind of
+message, naming the parameter and what is allowed.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, make_dataclass
 from typing import Any
+
+from .controls import Choice, Control, Presets, Range, Text
 
 
 class ParamError(ValueError):
@@ -32,61 +35,167 @@ def check_known(params: Params, known: Sequence[str]) -> None:
             raise ParamError(f"unknown parameter '{shown(name)}'; this figure takes: {allowed}")
 
 
-def number(params: Params, name: str, default: float, lo: float, hi: float) -> float:
-    """A finite number in [lo, hi]."""
-    if name not in params:
-        return default
-    raw = str(params[name]).strip()
+@dataclass(frozen=True)
+class Param:
+    """One figure parameter, declared once.
+
+    Its State field, parsing and message, URL text, control, the teachers' table row and a
+    sample value for tests all derive from this. Build one with ``integer``, ``number``,
+    ``choice``, ``vector`` or ``auto_number``.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    kind: str
+    lo: float = 0
+    hi: float = 0
+    options: tuple[tuple[str, str], ...] = ()
+    """For a choice: (value, label) pairs."""
+    length: tuple[int, int] = (1, 1)
+    """For a vector: the fewest and most numbers."""
+    control: str | None = None
+    """range, choice or text: how the article lets a reader set it; None for none."""
+    label: str = ""
+    step: float = 1
+    presets: tuple[tuple[str, str], ...] = ()
+    """Buttons that set a value, shown after the control: (value, label) pairs."""
+    sample: str | None = None
+    """A valid non-default value for tests; derived when not given."""
+
+    def allowed(self) -> str:
+        """What the parameter accepts, in words (the teachers' table and every message use this)."""
+        lo, hi = canonical(self.lo), canonical(self.hi)
+        if self.kind == "int":
+            return f"a whole number from {lo} to {hi}"
+        if self.kind == "number":
+            return f"a number from {lo} to {hi}"
+        if self.kind == "choice":
+            return "one of " + ", ".join(v for v, _ in self.options)
+        if self.kind == "auto":
+            return f"auto or a number from {lo} to {hi}"
+        a, b = self.length
+        return f"{a if a == b else f'{a} to {b}'} comma-separated numbers from {lo} to {hi}"
+
+    def read(self, raw: str) -> Any:
+        """The value of ``raw``, or a ParamError naming the parameter and what it accepts."""
+        text = str(raw).strip()
+        value = _READERS[self.kind](self, text)
+        if value is None:
+            raise ParamError(f"{self.name} must be {self.allowed()}, got '{shown(text)}'")
+        return value
+
+    def example(self) -> str:
+        """A valid value other than the default, in URL form."""
+        if self.sample is not None:
+            return self.sample
+        if self.kind == "choice":
+            return next(v for v, _ in self.options if v != self.default)
+        if self.kind == "vector":
+            return ",".join(_scalar(self.lo + (self.hi - self.lo) * (i + 1) / (self.length[0] + 1))
+                            for i in range(self.length[0]))
+        third = self.lo + (self.hi - self.lo) / 3
+        value = round(third) if self.kind == "int" else round(third, 2)
+        return _scalar(value if value != self.default else self.hi)
+
+    def controls(self) -> tuple[Control, ...]:
+        """The controls that set this parameter in the article (none, or one plus its presets)."""
+        made: tuple[Control, ...] = ()
+        if self.control == "range":
+            made = (Range(self.name, self.label, self.lo, self.hi, self.step),)
+        elif self.control == "choice":
+            made = (Choice(self.name, self.label, self.options),)
+        elif self.control == "text":
+            made = (Text(self.name, self.label),)
+        if self.presets:
+            made += (Presets(self.name, f"{self.label}: presets", self.presets),)
+        return made
+
+
+def _read_int(spec: Param, text: str) -> int | None:
     try:
-        value = float(raw)
+        value = int(text)
     except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not lo <= value <= hi:
-        raise ParamError(f"{name} must be a number from {canonical(lo)} to {canonical(hi)}, got '{shown(raw)}'")
-    return value
+        return None
+    return value if spec.lo <= value <= spec.hi else None
 
 
-def integer(params: Params, name: str, default: int, lo: int, hi: int) -> int:
+def _read_number(spec: Param, text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and spec.lo <= value <= spec.hi else None
+
+
+def _read_choice(spec: Param, text: str) -> str | None:
+    return text if text in [v for v, _ in spec.options] else None
+
+
+def _read_vector(spec: Param, text: str) -> tuple[float, ...] | None:
+    try:
+        values = tuple(float(p.strip()) for p in text.split(",")) if text else ()
+    except ValueError:
+        return None
+    ok = spec.length[0] <= len(values) <= spec.length[1] and all(
+        math.isfinite(v) and spec.lo <= v <= spec.hi for v in values)
+    return values if ok else None
+
+
+def _read_auto(spec: Param, text: str) -> str | None:
+    if text == "auto":
+        return text
+    value = _read_number(spec, text)
+    return None if value is None else canonical(value)
+
+
+_READERS = {"int": _read_int, "number": _read_number, "choice": _read_choice, "vector": _read_vector,
+            "auto": _read_auto}
+
+
+def integer(name: str, default: int, lo: int, hi: int, doc: str, **extra: Any) -> Param:
     """A whole number in [lo, hi]."""
-    if name not in params:
-        return default
-    raw = str(params[name]).strip()
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
-    if value is None or not lo <= value <= hi:
-        raise ParamError(f"{name} must be a whole number from {lo} to {hi}, got '{shown(raw)}'")
-    return value
+    return Param(name, default, doc, "int", lo, hi, **extra)
 
 
-def choice(params: Params, name: str, default: str, allowed: Sequence[str]) -> str:
-    """One of a fixed set of words."""
-    if name not in params:
-        return default
-    raw = str(params[name]).strip()
-    if raw not in allowed:
-        raise ParamError(f"{name} must be one of {', '.join(allowed)}, got '{shown(raw)}'")
-    return raw
+def number(name: str, default: float, lo: float, hi: float, doc: str, **extra: Any) -> Param:
+    """A finite number in [lo, hi]."""
+    return Param(name, default, doc, "number", lo, hi, **extra)
 
 
-def vector(params: Params, name: str, default: tuple[float, ...], length: int | tuple[int, int],
-           lo: float, hi: float) -> tuple[float, ...]:
+def choice(name: str, default: str, options: tuple[tuple[str, str], ...], doc: str, **extra: Any) -> Param:
+    """One of a fixed set of words; ``options`` pairs each with the label its control shows."""
+    return Param(name, default, doc, "choice", options=options, **extra)
+
+
+def vector(name: str, default: tuple[float, ...], length: int | tuple[int, int], lo: float, hi: float, doc: str,
+           **extra: Any) -> Param:
     """Comma-separated finite numbers in [lo, hi]; ``length`` is exact or a (min, max) range."""
-    if name not in params:
-        return default
-    raw = str(params[name]).strip()
-    lo_n, hi_n = (length, length) if isinstance(length, int) else length
-    count = f"{lo_n}" if lo_n == hi_n else f"{lo_n} to {hi_n}"
-    what = f"{name} must be {count} comma-separated numbers from {canonical(lo)} to {canonical(hi)}"
-    parts = [p.strip() for p in raw.split(",")] if raw else []
-    try:
-        values = tuple(float(p) for p in parts)
-    except ValueError:
-        raise ParamError(f"{what}, got '{shown(raw)}'") from None
-    if not lo_n <= len(values) <= hi_n or not all(math.isfinite(v) and lo <= v <= hi for v in values):
-        raise ParamError(f"{what}, got '{shown(raw)}'")
-    return values
+    span = (length, length) if isinstance(length, int) else length
+    return Param(name, default, doc, "vector", lo, hi, length=span, **extra)
+
+
+def auto_number(name: str, lo: float, hi: float, doc: str, **extra: Any) -> Param:
+    """``auto`` or a number in [lo, hi], kept as its canonical text."""
+    return Param(name, "auto", doc, "auto", lo, hi, **extra)
+
+
+def state_class(specs: Sequence[Param], doc: str) -> type:
+    """The frozen State dataclass of a figure: one field per parameter, in order, with its default."""
+    cls = make_dataclass("State", [(s.name, Any, field(default=s.default)) for s in specs], frozen=True)
+    cls.__doc__ = doc
+    return cls
+
+
+def parse(specs: Sequence[Param], cls: type, p: Params) -> Any:
+    """A State from URL or Markdown parameters: unknown names and bad values raise ParamError."""
+    check_known(p, [s.name for s in specs])
+    return cls(**{s.name: s.read(p[s.name]) if s.name in p else s.default for s in specs})
+
+
+def controls(specs: Sequence[Param]) -> tuple[Control, ...]:
+    """Every parameter's controls, in declaration order."""
+    return tuple(c for s in specs for c in s.controls())
 
 
 def canonical(x: float) -> str:

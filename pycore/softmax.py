@@ -21,7 +21,7 @@ def softmax(scores: Sequence[float]) -> list[float]:
         raise ValueError("softmax of NaN is undefined")
     top = max(scores)
     if top == math.inf:
-        winners = sum(1 for s in scores if s == math.inf)
+        winners = list(scores).count(math.inf)
         return [1.0 / winners if s == math.inf else 0.0 for s in scores]
     if top == -math.inf:
         raise ValueError("softmax is undefined when every score is -inf")

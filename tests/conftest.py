@@ -24,13 +24,14 @@ def article_pages() -> list[str]:
     return ["/" if src == "index" else f"/{src}/" for src in sources]
 
 
-def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None) -> subprocess.CompletedProcess:
+def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None,
+               cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """Run a real ``mkdocs build --strict`` into ``dest``; ``site_url`` sets SITE_URL (instant navigation needs it)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     if site_url:
         env["SITE_URL"] = site_url
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
-                           "-d", str(dest)], capture_output=True, text=True, cwd=ROOT, env=env)
+                           "-d", str(dest)], capture_output=True, text=True, cwd=cwd, env=env)
 
 
 def free_port() -> int:

@@ -1,53 +1,23 @@
-"""The teachers' reference: every figure's parameters, generated from the figures themselves.
+"""The teachers' reference: every figure's parameters, generated from the figures' parameter specs.
 
-Allowed values come from each parser's own error message and defaults from ``State()``,
-so the table can never drift from what the embed pages accept.
+Allowed values, defaults and docs come from the same ``Param`` specs that parse the embed
+pages' query strings, so the table can never drift from what they accept.
 """
 
 from __future__ import annotations
 
-import ast
 import html
-import inspect
-import re
 
 from .. import figures
-from ..params import ParamError
-
-PROBE = "\u0000"
-
-
-def field_docs(module) -> dict[str, str]:
-    """The one-line docstring under each field of the module's State dataclass."""
-    tree = ast.parse(inspect.getsource(module.State))
-    body = tree.body[0].body
-    docs = {}
-    for node, following in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(following, ast.Expr) \
-                and isinstance(following.value, ast.Constant) and isinstance(following.value.value, str):
-            docs[node.target.id] = " ".join(following.value.value.split())
-    return docs
-
-
-def allowed(module, name: str) -> str:
-    """What the parser accepts for one parameter, in the parser's own words."""
-    try:
-        module.parse({name: PROBE})
-    except ParamError as err:
-        match = re.match(rf"{re.escape(name)} must (?:be )?(.*?)(?:, got '.*')?$", str(err))
-        if match:
-            return match.group(1)
-    raise RuntimeError(f"{name}: the parser of {module.__name__} did not describe its allowed values")
 
 
 def table(figure_id: str) -> str:
     """A Markdown table of one figure's parameters."""
     module = figures.get(figure_id)
     defaults = figures.state_params(module.State())
-    docs = field_docs(module)
     rows = ["| parameter | allowed values | default | what it sets |", "| --- | --- | --- | --- |"]
-    for name, default in defaults.items():
-        rows.append(f"| `{name}` | {allowed(module, name)} | `{default}` | {docs.get(name, '')} |")
+    for spec in module.PARAMS:
+        rows.append(f"| `{spec.name}` | {spec.allowed()} | `{defaults[spec.name]}` | {spec.doc} |")
     return "\n".join(rows)
 
 

@@ -1,45 +1,58 @@
-"""The figure registry: public kebab-case ids mapped to their modules.
+"""The figure registry: public kebab-case ids mapped to their modules, and the contract they keep.
 
-Each module exposes ``State``, ``parse``, ``update``, ``render``, ``readouts`` and the
-metadata the build needs (``TITLE``, ``PAGE``, ``READOUTS``, ``CONTROLS``, ``HEIGHT``).
+Adding a figure is one module here plus one line in ``MODULES``; its id is the module name
+with dashes.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
-from ..params import ParamError, from_json
-from . import (
-    corner_constant_v,
-    corner_dk1,
-    corner_infinity,
-    corner_ties,
-    correlated,
-    dot_product,
-    query_key,
-    saturation,
-    score_histogram,
-    softmax_spike,
-    summary_pipeline,
-    variance_tower,
+from ..controls import Control
+from ..params import Param, ParamError, Params, from_json
+
+MODULES = (
+    "query_key",
+    "dot_product",
+    "score_histogram",
+    "variance_tower",
+    "softmax_spike",
+    "saturation",
+    "corner_dk1",
+    "corner_ties",
+    "corner_infinity",
+    "corner_constant_v",
+    "summary_pipeline",
+    "correlated",
 )
 
-FIGURES: dict[str, ModuleType] = {
-    "query-key": query_key,
-    "dot-product": dot_product,
-    "score-histogram": score_histogram,
-    "variance-tower": variance_tower,
-    "softmax-spike": softmax_spike,
-    "saturation": saturation,
-    "corner-dk1": corner_dk1,
-    "corner-ties": corner_ties,
-    "corner-infinity": corner_infinity,
-    "corner-constant-v": corner_constant_v,
-    "summary-pipeline": summary_pipeline,
-    "correlated": correlated,
-}
+
+class Figure(Protocol):
+    """What every figure module provides (DESIGN.md, "The figure contract")."""
+
+    TITLE: str
+    PAGE: str
+    """The article page that explains it, relative to the site root."""
+    HEIGHT: int
+    """Embed height in CSS pixels that shows the whole figure."""
+    READOUTS: tuple[tuple[str, str], ...]
+    """(data-readout name, label) in display order."""
+    PARAMS: tuple[Param, ...]
+    CONTROLS: tuple[Control, ...]
+    State: type
+
+    def parse(self, p: Params) -> Any: ...
+    def update(self, state: Any, event: Mapping[str, Any]) -> Any: ...
+    def render(self, state: Any) -> str: ...
+    def readouts(self, state: Any) -> dict[str, str]: ...
+    def derived_values(self, state: Any) -> dict[str, str]: ...
+
+
+FIGURES: dict[str, ModuleType] = {name.replace("_", "-"): import_module(f".{name}", __name__) for name in MODULES}
 
 
 def get(figure_id: str) -> ModuleType:
@@ -66,8 +79,4 @@ def state_params(state: Any) -> dict[str, str]:
 
 def control_values(module: ModuleType, state: Any) -> dict[str, str]:
     """What each control should show: the state's fields plus any the figure derives."""
-    values = state_params(state)
-    derived = getattr(module, "derived_values", None)
-    if derived is not None:
-        values.update(derived(state))
-    return values
+    return {**state_params(state), **module.derived_values(state)}

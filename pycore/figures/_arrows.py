@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .. import marks, params
@@ -20,24 +20,17 @@ PLANE = marks.Plane(left=30, top=10, size=320, extent=EXTENT)
 """Where the arrows' grid sits in its SVG (the same in Steps 1 and 2)."""
 
 
-@dataclass(frozen=True)
-class State:
-    """Two 2-D vectors."""
-
-    q: Vec = (1.5, 0.5)
-    """The query arrow."""
-    k: Vec = (0.5, 1.5)
-    """The key arrow."""
+PARAMS = (params.vector("q", (1.5, 0.5), 2, -EXTENT, EXTENT, "The query arrow.", sample="0.7,-0.3"),
+          params.vector("k", (0.5, 1.5), 2, -EXTENT, EXTENT, "The key arrow.", sample="-1,0.5"))
+State = params.state_class(PARAMS, "Two 2-D vectors.")
 
 
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from URL or Markdown parameters ``q`` and ``k`` ("x,y", each in [-2, 2])."""
-    params.check_known(p, ("q", "k"))
-    d = State()
-    return State(q=params.vector(p, "q", d.q, 2, -EXTENT, EXTENT), k=params.vector(p, "k", d.k, 2, -EXTENT, EXTENT))
+    return params.parse(PARAMS, State, p)
 
 
-def move_tip(state: State, event: Mapping[str, Any]) -> State:
+def move_tip(state: Any, event: Mapping[str, Any]) -> Any:
     """Move the tip named in the event by a drag or an arrow key; other events change nothing."""
     name = event.get("handle")
     if name not in ("q", "k"):

@@ -26,11 +26,6 @@ class Frame:
     bottom: float = 182
 
 
-def divisor_value(dk: int, divisor: str) -> float:
-    """The number the scores are divided by: 1, sqrt(d_k) or d_k."""
-    return {"none": 1.0, "sqrt": math.sqrt(dk), "dk": float(dk)}[divisor]
-
-
 def divisor_label(dk: int, divisor: str) -> str:
     """How the panel title names the scaling."""
     return {"none": "not scaled", "sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]

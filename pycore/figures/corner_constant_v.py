@@ -3,39 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .. import params, stats
-from ..controls import Range
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
+from . import _common
 from ._bars import Panel, bars, words
 
 TITLE = "Corner case: the same value for every word"
 PAGE = "step-7/"
 HEIGHT = 560
 READOUTS = (("output", "output Σ wᵢvᵢ"), ("v", "v"), ("weights-sum", "Σ wᵢ"))
-CONTROLS = (Range("v", "the value v of every word", -5, 5, 0.1),)
+PARAMS = (
+    params.vector("weights", (0.1, 0.5, 0.15, 0.25), (2, 8), 0, 1000,
+                  "One weight per word; the parser rescales them to sum to 1.", sample="0.2,0.8"),
+    params.number("v", 2.0, -5, 5, "The value vector, one number here, shared by every word.", control="range",
+                  label="the value v of every word", step=0.1, sample="-1.5"),
+)
+CONTROLS = params.controls(PARAMS)
+State = params.state_class(PARAMS, "Attention weights (normalised to sum 1) and the shared value.")
+derived_values = _common.no_derived_values
 PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
 KEY_STEP = 0.05
 
 
-@dataclass(frozen=True)
-class State:
-    """Attention weights (normalised to sum 1) and the shared value."""
-
-    weights: tuple[float, ...] = (0.1, 0.5, 0.15, 0.25)
-    """One weight per word; the parser rescales them to sum to 1."""
-    v: float = 2.0
-    """The value vector, one number here, shared by every word."""
-
-
 def normalised(w: tuple[float, ...]) -> tuple[float, ...]:
     """Weights rescaled to sum to 1, rounded to 4 decimals for short URLs (the last absorbs the rest)."""
-    total = 0.0
-    for x in w:
-        total += x
+    total = stats.total(w)
     scaled = [round(x / total, 4) for x in w]
     rest = 1.0
     for x in scaled[:-1]:
@@ -43,28 +39,23 @@ def normalised(w: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(scaled[:-1]) + (round(rest, 4),)
 
 
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``weights`` (2 to 8 numbers >= 0, not all 0) and ``v`` (-5 to 5)."""
-    params.check_known(p, ("weights", "v"))
-    d = State()
-    w = params.vector(p, "weights", d.weights, (2, 8), 0, 1000)
-    if not any(x > 0 for x in w):
+    state = params.parse(PARAMS, State, p)
+    if not any(x > 0 for x in state.weights):
         raise params.ParamError("weights must not all be 0")
-    return State(weights=normalised(w), v=params.number(p, "v", d.v, -5, 5))
+    return replace(state, weights=normalised(state.weights))
 
 
-def update(state: State, event: Mapping[str, Any]) -> State:
+def update(state: Any, event: Mapping[str, Any]) -> Any:
     """Drag or key-move one weight; the others shrink or grow in proportion so the sum stays 1."""
-    name = str(event.get("handle", ""))
-    if not name.startswith("w") or not name[1:].isdigit() or int(name[1:]) >= len(state.weights):
+    i = _common.handle_index(event, "w", len(state.weights))
+    if i is None:
         return state
-    i = int(name[1:])
     if event.get("type") == "drag":
         new = PANEL.value(float(event["y"]))
     elif event.get("type") == "key":
-        step = 0.2 if event.get("shift") else KEY_STEP
-        new = state.weights[i] + {"ArrowUp": step, "ArrowRight": step, "ArrowDown": -step,
-                                  "ArrowLeft": -step}.get(str(event.get("key")), 0.0)
+        new = state.weights[i] + _common.key_step(event, KEY_STEP, 0.2)
     else:
         return state
     new = snap(clamp(new, 0.0, 1.0), 0.0001)

@@ -2,44 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+import math
 from typing import Any
 
 from .. import params, stats
-from ..controls import Button
-from ..pool import SEED_MAX, next_seed, pool
+from ..pool import pool
 from ..svg import el, sig, svg
-from . import _hist
+from . import _common, _hist
 
 TITLE = "Corner case: dₖ = 1"
 PAGE = "step-7/"
 HEIGHT = 460
-READOUTS = (("variance-raw", "Var(QKᵀ)"), ("variance-scaled", "Var(QKᵀ/√1)"), ("identical", "same scores"))
-CONTROLS = (Button("resample", "Resample"),)
+READOUTS = (("variance-raw", "Var(QKᵀ)"), ("variance-scaled", "Var(QKᵀ/√1)"), ("theory", "theory dₖ/c² = 1/1"),
+            ("standard-error", "standard error of a sample variance"))
+PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", sample="500"), _common.seed())
+CONTROLS = (_common.RESAMPLE,)
+State = params.state_class(PARAMS, "Which pool the d_k = 1 scores come from.")
+derived_values = _common.no_derived_values
+update = _common.resample
 XMAX = 5.0
 
 
-@dataclass(frozen=True)
-class State:
-    """Which pool the d_k = 1 scores come from."""
-
-    n: int = 4000
-    """How many (query, key) pairs."""
-    seed: int = 1
-    """Seed of the pool."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``n`` (100-10000) and ``seed``."""
-    params.check_known(p, ("n", "seed"))
-    d = State()
-    return State(n=params.integer(p, "n", d.n, 100, 10000), seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
-
-
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """``resample`` moves to the next seed."""
-    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+    return params.parse(PARAMS, State, p)
 
 
 def _both(state: State) -> tuple[list[float], list[float]]:
@@ -58,7 +44,11 @@ def render(state: State) -> str:
 
 
 def readouts(state: State) -> dict[str, str]:
-    """Both variances and whether every score is unchanged."""
+    """Both variances against the theory 1, and how far a sample variance of n scores strays from it.
+
+    A product of two standard normals has fourth moment 9, so its sample variance has standard
+    error √((9 − 1)/n).
+    """
     raw, scaled = _both(state)
     return {"variance-raw": sig(stats.variance(raw)), "variance-scaled": sig(stats.variance(scaled)),
-            "identical": "yes" if raw == scaled else "no"}
+            "theory": "1", "standard-error": sig(math.sqrt(8 / state.n))}

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .. import params
-from ..controls import Choice, Range
 from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
+from . import _common
 from ._bars import Panel, bars, words
 
 TITLE = "Corner case: an infinite score or a −10⁹ mask"
@@ -18,31 +17,26 @@ PAGE = "step-7/"
 HEIGHT = 560
 MODES = (("inf", "w3 → +∞"), ("mask", "w3 masked with −10⁹"))
 READOUTS = (("special", "weight of w3"), ("max-weight", "largest weight"), ("gradient", "gradient signal ‖J‖"))
-CONTROLS = (Choice("mode", "case", MODES), Range("divisor", "divide every score by", 1, 64, 1))
+PARAMS = (
+    params.choice("mode", "inf", MODES, "inf: w3's score is +inf. mask: w3's score is -1e9.", control="choice",
+                  label="case"),
+    params.number("divisor", 8.0, 1, 64, "Every score is divided by this, as attention divides by √d_k.",
+                  control="range", label="divide every score by", sample="2"),
+)
+CONTROLS = params.controls(PARAMS)
+State = params.state_class(PARAMS, "Which extreme replaces word 3's score, and the scaling applied to all scores.")
+derived_values = _common.no_derived_values
 BASE = (0.9, -0.3, 1.6, 0.2, -1.1)
 PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
 MASK = -1e9
 
 
-@dataclass(frozen=True)
-class State:
-    """Which extreme replaces word 3's score, and the scaling applied to all scores."""
-
-    mode: str = "inf"
-    """inf: w3's score is +inf. mask: w3's score is -1e9."""
-    divisor: float = 8.0
-    """Every score is divided by this, as attention divides by √d_k."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``mode`` (inf or mask) and ``divisor`` (1 to 64)."""
-    params.check_known(p, ("mode", "divisor"))
-    d = State()
-    return State(mode=params.choice(p, "mode", d.mode, [m for m, _ in MODES]),
-                 divisor=params.number(p, "divisor", d.divisor, 1, 64))
+    return params.parse(PARAMS, State, p)
 
 
-def update(state: State, event: Mapping[str, Any]) -> State:
+def update(state: Any, event: Mapping[str, Any]) -> Any:
     """No events beyond the controls."""
     return state
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .. import params
-from ..controls import Range
 from ..softmax import entropy, softmax
 from ..svg import fmt, sig, svg, text
+from . import _common
 from ._bars import Panel, bars, words
 
 TITLE = "Corner case: tied scores"
@@ -17,32 +16,25 @@ PAGE = "step-7/"
 HEIGHT = 520
 READOUTS = (("max-weight", "largest weight"), ("min-weight", "smallest weight"), ("one-over-n", "1/n"),
             ("entropy", "entropy"))
-CONTROLS = (Range("n", "words n", 2, 12, 1), Range("value", "the common score", -5, 5, 0.1),
-            Range("c", "scale c", 0, 64, 0.5))
+PARAMS = (
+    params.integer("n", 5, 2, 12, "Number of words.", control="range", label="words n", sample="7"),
+    params.number("value", 2.0, -5, 5, "The score every word gets.", control="range", label="the common score",
+                  step=0.1, sample="-1.5"),
+    params.number("c", 8.0, 0, 64, "Scale applied to every score.", control="range", label="scale c", step=0.5,
+                  sample="64"),
+)
+CONTROLS = params.controls(PARAMS)
+State = params.state_class(PARAMS, "n equal scores, all multiplied by c.")
+derived_values = _common.no_derived_values
 PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
 
 
-@dataclass(frozen=True)
-class State:
-    """n equal scores, all multiplied by c."""
-
-    n: int = 5
-    """Number of words."""
-    value: float = 2.0
-    """The score every word gets."""
-    c: float = 8.0
-    """Scale applied to every score."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``n`` (2-12), ``value`` (-5 to 5) and ``c`` (0 to 64)."""
-    params.check_known(p, ("n", "value", "c"))
-    d = State()
-    return State(n=params.integer(p, "n", d.n, 2, 12), value=params.number(p, "value", d.value, -5, 5),
-                 c=params.number(p, "c", d.c, 0, 64))
+    return params.parse(PARAMS, State, p)
 
 
-def update(state: State, event: Mapping[str, Any]) -> State:
+def update(state: Any, event: Mapping[str, Any]) -> Any:
     """No events beyond the sliders."""
     return state
 

@@ -4,67 +4,42 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from .. import marks, params, rows, stats
-from ..controls import Button, Choice, Range, Text
-from ..pool import MAX_DK, SEED_MAX, next_seed
 from ..sampling import chi_square, normals
 from ..svg import fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
-from . import _chart
+from . import _chart, _common
 
 TITLE = "When query and key align"
 PAGE = "assumptions/"
 HEIGHT = 560
 PAIRS = 2000
 """Rows drawn; each row's aligned pair is one sample of the histogram."""
-DIVISORS = (("none", "none"), ("sqrt", "÷ √dₖ"), ("dk", "÷ dₖ"))
 READOUTS = (("mean-score", "mean q·k/c"), ("theory-mean", "theory ρ·dₖ/c"),
             ("std-score", "standard deviation"), ("theory-std", "theory √(dₖ(1+ρ²))/c"),
             ("saturated", "saturated share (largest weight > 0.99)"))
-CONTROLS = (
-    Range("rho", "alignment ρ", 0, 1, 0.05),
-    Range("dk", "dₖ", 1, MAX_DK, 1),
-    Choice("divisor", "divide by", DIVISORS),
-    Range("n", "n (keys per row)", 2, 512, 1),
-    Text("seed", "seed"),
-    Button("resample", "Resample"),
+PARAMS = (
+    params.number("rho", 0.5, 0, 1, "Alignment: q = ρ·k + √(1−ρ²)·z with k and z independent N(0, I).",
+                  control="range", label="alignment ρ", step=0.05, sample="0.8"),
+    _common.dk(256, control="range", label="dₖ", sample="32"),
+    _common.divisor("sqrt", control="choice", label="divide by"),
+    params.integer("n", 16, 2, 512, "Keys per row: the aligned key and n − 1 independent ones.", control="range",
+                   label="n (keys per row)", sample="4"),
+    _common.seed(control="text", label="seed"),
 )
-FIELDS = ("rho", "dk", "divisor", "n", "seed")
+CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
+State = params.state_class(PARAMS, "How aligned each query is with its key, and how the scores are scaled.")
+derived_values = _common.no_derived_values
+update = _common.resample
 
 
-@dataclass(frozen=True)
-class State:
-    """How aligned each query is with its key, and how the scores are scaled."""
-
-    rho: float = 0.5
-    """Alignment: q = ρ·k + √(1−ρ²)·z with k and z independent N(0, I)."""
-    dk: int = 256
-    """Dimension of the query and key vectors."""
-    divisor: str = "sqrt"
-    """Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k)."""
-    n: int = 16
-    """Keys per row: the aligned key and n − 1 independent ones."""
-    seed: int = 1
-    """Seed of the draws."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``rho`` (0-1), ``dk`` (1-512), ``divisor``, ``n`` (2-512) and ``seed``."""
-    params.check_known(p, FIELDS)
-    d = State()
-    return State(rho=params.number(p, "rho", d.rho, 0, 1), dk=params.integer(p, "dk", d.dk, 1, MAX_DK),
-                 divisor=params.choice(p, "divisor", d.divisor, [v for v, _ in DIVISORS]),
-                 n=params.integer(p, "n", d.n, 2, 512), seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
-
-
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """``resample`` moves to the next seed."""
-    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+    return params.parse(PARAMS, State, p)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ CONTROLS = (
     Range("swing", "Swing K from aligned to opposed (degrees)", 0, 180, 1),
     Play("swing", "Play the swing", stops=(0, 90, 180)),
 )
+PARAMS = _arrows.PARAMS
 PLANE = _arrows.PLANE
 BAR_LEFT, BAR_RIGHT, BAR_RANGE = 50, 300, 8.0
 State = _arrows.State

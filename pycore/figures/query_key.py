@@ -7,15 +7,18 @@ from typing import Any
 
 from ..svg import svg
 from . import _arrows
+from ._common import no_derived_values
 
 TITLE = "Query and key: two arrows"
 PAGE = "step-1/"
 HEIGHT = 520
 READOUTS = (("q", "Q"), ("k", "K"))
+PARAMS = _arrows.PARAMS
 CONTROLS = ()
 PLANE = _arrows.PLANE
 State = _arrows.State
 parse = _arrows.parse
+derived_values = no_derived_values
 
 
 def update(state: State, event: Mapping[str, Any]) -> State:

@@ -3,69 +3,42 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import marks, params, rows, stats
-from ..controls import Button, Choice, Range, Text
 from ..detmath import log
-from ..pool import MAX_DK, SEED_MAX, next_seed
 from ..svg import fmt, sig, svg, text
-from . import _chart
+from . import _chart, _common
 
 TITLE = "Saturation over many rows"
 PAGE = "step-5/"
 HEIGHT = 760
-DIVISORS = (("none", "none"), ("sqrt", "÷ √dₖ"), ("dk", "÷ dₖ"))
 READOUTS = (("saturated", "saturated share (largest weight > 0.99)"),
             ("median-max-weight", "median largest weight"),
             ("median-jacobian", "median ‖J‖"),
             ("median-grad-q", "median ‖∂p/∂q‖"))
-CONTROLS = (
-    Range("dk", "dₖ", 1, MAX_DK, 1),
-    Range("n", "n (keys per row)", 2, 512, 1),
-    Choice("divisor", "divide by", DIVISORS),
-    Range("rows", "rows", 50, 2000, 50),
-    Text("seed", "seed"),
-    Button("resample", "Resample"),
+PARAMS = (
+    _common.dk(64, control="range", label="dₖ", sample="128"),
+    params.integer("n", 16, 2, 512, "Keys per row: the length of each softmax.", control="range",
+                   label="n (keys per row)", sample="8"),
+    _common.divisor("none", control="choice", label="divide by"),
+    params.integer("rows", 500, 50, 2000, "How many rows (queries) are drawn.", control="range", label="rows",
+                   step=50, sample="100"),
+    _common.seed(control="text", label="seed"),
 )
-FIELDS = ("dk", "n", "divisor", "rows", "seed")
+CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
+State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over.")
+derived_values = _common.no_derived_values
+update = _common.resample
 LOG_LO, LOG_HI, LOG_BINS = -8.0, 2.0, 40
 """The gradient panel's axis: log10 of the norm; smaller norms (and exact zeros) pile into the first bin."""
 SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
 NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
 
 
-@dataclass(frozen=True)
-class State:
-    """Which rows to draw: one query against n keys, rows times over."""
-
-    dk: int = 64
-    """Dimension of the query and key vectors."""
-    n: int = 16
-    """Keys per row: the length of each softmax."""
-    divisor: str = "none"
-    """Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k)."""
-    rows: int = 500
-    """How many rows (queries) are drawn."""
-    seed: int = 1
-    """Seed of the draws; the same seed gives the same rows everywhere."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``dk`` (1-512), ``n`` (2-512), ``divisor``, ``rows`` (50-2000) and ``seed``."""
-    params.check_known(p, FIELDS)
-    d = State()
-    return State(dk=params.integer(p, "dk", d.dk, 1, MAX_DK), n=params.integer(p, "n", d.n, 2, 512),
-                 divisor=params.choice(p, "divisor", d.divisor, [v for v, _ in DIVISORS]),
-                 rows=params.integer(p, "rows", d.rows, 50, 2000),
-                 seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
-
-
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """``resample`` moves to the next seed."""
-    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+    return params.parse(PARAMS, State, p)
 
 
 def result(state: State) -> rows.Rows:

@@ -3,65 +3,53 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .. import params
-from ..controls import Presets, Range, Text
 from ..softmax import entropy, jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
+from . import _common
 from ._bars import Panel, bars, words
 
 TITLE = "Softmax: gentle scores and scaled-up scores"
 PAGE = "step-5/"
 HEIGHT = 620
-DK = 64
 READOUTS = (("c", "c"), ("max-weight", "largest weight"), ("entropy", "entropy (nats)"),
             ("gradient", "gradient signal ‖J‖"))
-CONTROLS = (
-    Range("c", "scale c", 0, 64, 0.5),
-    Presets("c", "stretch of unscaled scores", (("1", "1 (÷√dₖ)"), ("8", "√64 = 8"), ("16", "√256 = 16"))),
-    Text("scores", "raw scores (comma-separated, −3 to 3)"),
-)
 SCORE_RANGE = 3.0
+PARAMS = (
+    params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
+                  "Raw scores of a handful of words, each in [-3, 3].", control="text",
+                  label="raw scores (comma-separated, −3 to 3)", sample="1,0,-1"),
+    params.number("c", 8.0, 0, 64, "The factor applied to the scores in the right-hand panel, in [0, 64].",
+                  control="range", label="scale c", step=0.5, sample="2.5",
+                  presets=(("1", "1 (÷√dₖ)"), ("8", "√64 = 8"), ("16", "√256 = 16"))),
+)
+CONTROLS = params.controls(PARAMS)
+State = params.state_class(PARAMS, "A raw pattern of scores and the factor that multiplies it.")
+derived_values = _common.no_derived_values
 RAW = Panel(left=36, top=44, width=180, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
 WEIGHTS = Panel(left=36, top=44, width=180, height=230, lo=0.0, hi=1.0)
 """Each of the three panels is its own SVG, so a narrow screen can wrap them."""
 KEY_STEP = 0.1
 
 
-@dataclass(frozen=True)
-class State:
-    """A raw pattern of scores and the factor that multiplies it."""
-
-    scores: tuple[float, ...] = (0.9, -0.3, 1.6, 0.2, -1.1)
-    """Raw scores of a handful of words, each in [-3, 3]."""
-    c: float = 8.0
-    """The factor applied to the scores in the right-hand panel, in [0, 64]."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``scores`` (2 to 8 numbers in [-3, 3]) and ``c`` (0 to 64)."""
-    params.check_known(p, ("scores", "c"))
-    d = State()
-    return State(scores=params.vector(p, "scores", d.scores, (2, 8), -SCORE_RANGE, SCORE_RANGE),
-                 c=params.number(p, "c", d.c, 0, 64))
+    return params.parse(PARAMS, State, p)
 
 
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """Drag a score bar, or move it with the up/down arrow keys."""
-    name = str(event.get("handle", ""))
-    if not name.startswith("s") or not name[1:].isdigit() or int(name[1:]) >= len(state.scores):
+def update(state: Any, event: Mapping[str, Any]) -> Any:
+    """Drag a score bar, or move it with the arrow keys."""
+    i = _common.handle_index(event, "s", len(state.scores))
+    if i is None:
         return state
-    i = int(name[1:])
-    old = state.scores[i]
     if event.get("type") == "drag":
         new = RAW.value(float(event["y"]))
     elif event.get("type") == "key":
-        step = 0.5 if event.get("shift") else KEY_STEP
-        new = old + {"ArrowUp": step, "ArrowRight": step, "ArrowDown": -step, "ArrowLeft": -step}.get(
-            str(event.get("key")), 0.0)
+        new = state.scores[i] + _common.key_step(event, KEY_STEP, 0.5)
     else:
         return state
     scores = list(state.scores)

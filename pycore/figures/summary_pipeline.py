@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import marks, params, rows, stats
-from ..controls import Button, Choice, Range
-from ..pool import MAX_DK, SEED_MAX, next_seed, pool
+from ..pool import pool
 from ..sampling import normals
 from ..svg import fmt, sig, svg, text
 from ..vectors import dot
-from . import _chart, _hist
+from . import _chart, _common, _hist
 
 TITLE = "The whole argument in one picture"
 PAGE = "summary/"
@@ -23,9 +20,16 @@ READOUTS = (("dk", "dₖ"), ("score-std", "standard deviation of QKᵀ"),
             ("scaled-std", "standard deviation after the scaling stage"),
             ("saturated", "saturated rows (largest weight > 0.99)"),
             ("max-weight", "median largest weight"), ("gradient", "median ‖J‖"))
-CONTROLS = (Range("dk", "dₖ", 1, MAX_DK, 1),
-            Choice("scaling", "÷√dₖ stage", (("on", "on"), ("off", "removed"))),
-            Button("resample", "Resample"))
+PARAMS = (
+    _common.dk(64, control="range", label="dₖ", sample="256"),
+    params.choice("scaling", "on", (("on", "on"), ("off", "removed")),
+                  "on: scores are divided by √d_k; off: the stage is removed.", control="choice", label="÷√dₖ stage"),
+    _common.seed(),
+)
+CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
+State = params.state_class(PARAMS, "One d_k for every stage, and whether the scaling stage is there.")
+derived_values = _common.no_derived_values
+update = _common.resample
 WORDS = 8
 ROWS = 500
 """Stage 6 looks at this many rows of WORDS keys each, one query per row."""
@@ -33,30 +37,9 @@ N = 4000
 HIST = _hist.Frame(left=14, right=200, top=36, bottom=150)
 
 
-@dataclass(frozen=True)
-class State:
-    """One d_k for every stage, and whether the scaling stage is there."""
-
-    dk: int = 64
-    """Dimension of the query and key vectors."""
-    scaling: str = "on"
-    """on: scores are divided by √d_k; off: the stage is removed."""
-    seed: int = 1
-    """Seed of the random vectors."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from ``dk`` (1-512), ``scaling`` (on or off) and ``seed``."""
-    params.check_known(p, ("dk", "scaling", "seed"))
-    d = State()
-    return State(dk=params.integer(p, "dk", d.dk, 1, MAX_DK),
-                 scaling=params.choice(p, "scaling", d.scaling, ("on", "off")),
-                 seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
-
-
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """``resample`` moves to the next seed."""
-    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+    return params.parse(PARAMS, State, p)
 
 
 def divisor(state: State) -> float:

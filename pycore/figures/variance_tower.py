@@ -2,50 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import marks, params, stats
-from ..controls import Button, Range
-from ..pool import MAX_DK, SEED_MAX, next_seed, pool
+from ..pool import pool
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
+from . import _common
 
 TITLE = "Variance adds up: one unit per product"
 PAGE = "step-4/"
 HEIGHT = 560
 READOUTS = (("dk", "dₖ"), ("total", "measured Var(QKᵀ)"), ("bars", "sum of the bars"))
-CONTROLS = (Range("dk", "dₖ", 1, MAX_DK, 1), Button("resample", "Resample"))
-FIELDS = ("dk", "n", "seed")
+PARAMS = (
+    _common.dk(16, control="range", label="dₖ", sample="9"),
+    params.integer("n", 4000, 100, 10000, "How many (query, key) pairs the variances are measured on."),
+    _common.seed(),
+)
+CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
+State = params.state_class(PARAMS, "How many products to stack, from which pool.")
+derived_values = _common.no_derived_values
+update = _common.resample
 LEFT, RIGHT, TOP, BOTTOM = 60, 620, 40, 330
 
 
-@dataclass(frozen=True)
-class State:
-    """How many products to stack, from which pool."""
-
-    dk: int = 16
-    """Dimension: the number of products in the score."""
-    n: int = 4000
-    """How many (query, key) pairs the variances are measured on."""
-    seed: int = 1
-    """Seed of the pool."""
-
-
-def parse(p: params.Params) -> State:
+def parse(p: params.Params) -> Any:
     """State from parameters ``dk`` (1-512), ``n`` (100-10000) and ``seed``."""
-    params.check_known(p, FIELDS)
-    d = State()
-    return State(dk=params.integer(p, "dk", d.dk, 1, MAX_DK), n=params.integer(p, "n", d.n, 100, 10000),
-                 seed=params.integer(p, "seed", d.seed, 0, SEED_MAX))
-
-
-def update(state: State, event: Mapping[str, Any]) -> State:
-    """``resample`` moves to the next seed."""
-    if event.get("type") == "resample":
-        return replace(state, seed=next_seed(state.seed))
-    return state
+    return params.parse(PARAMS, State, p)
 
 
 def measured(state: State) -> tuple[list[float], float]:

@@ -12,21 +12,8 @@ from pycore import figures
 from tests.browser.conftest import READY_MS, expected
 from tests.conftest import Server
 
-# A valid, non-default state for every figure, in URL form.
-STATES = {
-    "query-key": {"q": "0.7,-0.3", "k": "0.5,0.6"},
-    "dot-product": {"q": "1,0", "k": "-1,0.5"},
-    "score-histogram": {"dk": "64", "divisor": "sqrt", "n": "2000"},
-    "variance-tower": {"dk": "9", "seed": "5"},
-    "softmax-spike": {"scores": "1,0,-1", "c": "2.5"},
-    "corner-dk1": {"n": "500", "seed": "3"},
-    "corner-ties": {"n": "7", "value": "-1.5", "c": "64"},
-    "corner-infinity": {"mode": "mask", "divisor": "2"},
-    "corner-constant-v": {"weights": "0.2,0.8", "v": "-1.5"},
-    "summary-pipeline": {"dk": "256", "scaling": "off"},
-    "saturation": {"dk": "128", "n": "8", "divisor": "sqrt", "rows": "100", "seed": "4"},
-    "correlated": {"rho": "0.8", "dk": "32", "divisor": "dk", "n": "4", "seed": "2"},
-}
+# A valid, non-default state for every figure, in URL form, from its parameter specs.
+STATES = {fid: {spec.name: spec.example() for spec in module.PARAMS} for fid, module in figures.FIGURES.items()}
 PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
@@ -84,7 +71,7 @@ def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
         assert shown == readouts, figure_id
         assert fig.locator(".sq-figure__stage").evaluate("s => s.innerHTML") == svg, figure_id
     # Interactive inside its frame: move a slider and read the new state back.
-    fig = frame_of(page, 2).locator("[data-figure]")
+    fig = frame_of(page, list(STATES).index("score-histogram")).locator("[data-figure]")
     fig.locator("input[data-field='dk']").fill("100")
     fig.locator("[data-readout='dk']").filter(has_text="100").wait_for(timeout=10_000)
     state = json.loads(fig.get_attribute("data-state"))

@@ -64,8 +64,12 @@ def test_spike_drag_and_keys_edit_one_score():
 def test_corner_dk1_histograms_coincide():
     s = corner_dk1.State(n=2000, seed=4)
     r = corner_dk1.readouts(s)
-    assert r["identical"] == "yes" and r["variance-raw"] == r["variance-scaled"]
-    assert float(r["variance-raw"]) == pytest.approx(np.var(ScorePool(4, 2000).scores(1), ddof=1), rel=5e-4)
+    assert r["variance-raw"] == r["variance-scaled"] and r["theory"] == "1"
+    raw = np.array(ScorePool(4, 2000).scores(1))
+    assert float(r["variance-raw"]) == pytest.approx(np.var(raw, ddof=1), rel=5e-4)
+    # Fourth moment of a product of two standard normals is 9: the sample variance's standard error is √(8/n).
+    assert float(r["standard-error"]) == pytest.approx(math.sqrt(8 / 2000), rel=5e-4)
+    assert abs(np.var(raw, ddof=1) - 1) < 4 * math.sqrt(8 / 2000)
     svg = corner_dk1.render(s)
     left, right = svg.split('transform="translate(330 0)"')
     assert left.count('class="sq-bin"') == right.count('class="sq-bin"') > 0

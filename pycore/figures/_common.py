@@ -1,0 +1,57 @@
+"""What several figures share: the d_k, divisor and seed parameters, resampling, key steps and handle names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .. import params, rows
+from ..controls import Button
+from ..pool import MAX_DK, SEED_MAX, next_seed
+
+RESAMPLE = Button("resample", "Resample")
+DIVISORS = tuple(zip(rows.DIVISORS, ("none", "÷ √dₖ", "÷ dₖ")))
+KEYS = {"ArrowUp": 1.0, "ArrowRight": 1.0, "ArrowDown": -1.0, "ArrowLeft": -1.0}
+"""Arrow keys as a direction along one axis."""
+
+
+def dk(default: int, **extra: Any) -> params.Param:
+    """The dimension of the query and key vectors, 1 to MAX_DK."""
+    return params.integer("dk", default, 1, MAX_DK, "Dimension of the query and key vectors.", **extra)
+
+
+def divisor(default: str, **extra: Any) -> params.Param:
+    """What the scores are divided by: none, sqrt (÷√d_k) or dk (÷d_k)."""
+    return params.choice("divisor", default, DIVISORS,
+                         "Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k).", **extra)
+
+
+def seed(**extra: Any) -> params.Param:
+    """The seed of a figure's draws."""
+    return params.integer("seed", 1, 0, SEED_MAX, "Seed of the draws; the same seed gives the same samples everywhere.",
+                          sample="5", **extra)
+
+
+def resample(state: Any, event: Mapping[str, Any]) -> Any:
+    """``resample`` moves the state to the next seed; any other event leaves it as it is."""
+    return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+
+
+def key_step(event: Mapping[str, Any], small: float, big: float) -> float:
+    """How far an arrow key moves a value along one axis (Shift for the big step); 0 for other keys."""
+    return KEYS.get(str(event.get("key")), 0.0) * (big if event.get("shift") else small)
+
+
+def handle_index(event: Mapping[str, Any], prefix: str, count: int) -> int | None:
+    """i for a handle named ``{prefix}{i}`` with 0 <= i < count, else None."""
+    name = str(event.get("handle", ""))
+    rest = name[len(prefix):]
+    if not name.startswith(prefix) or not rest.isdigit() or int(rest) >= count:
+        return None
+    return int(rest)
+
+
+def no_derived_values(state: Any) -> dict[str, str]:
+    """A figure whose controls all show state fields derives nothing."""
+    return {}
