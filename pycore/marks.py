@@ -10,12 +10,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .scales import Linear
 from .svg import el, fmt, text
 
 
 @dataclass(frozen=True)
 class Plane:
-    """A square data window [-extent, extent]^2 drawn at (left, top) with side ``size``."""
+    """A square data window [-extent, extent]^2 drawn at (left, top) with side ``size``: two linear scales."""
 
     left: float
     top: float
@@ -23,19 +24,22 @@ class Plane:
     extent: float
 
     @property
-    def scale(self) -> float:
-        """Pixels per data unit."""
-        return self.size / (2 * self.extent)
+    def x(self) -> Linear:
+        """The horizontal scale."""
+        return Linear(-self.extent, self.extent, self.left, self.left + self.size)
+
+    @property
+    def y(self) -> Linear:
+        """The vertical scale (y grows upwards in data)."""
+        return Linear(-self.extent, self.extent, self.top + self.size, self.top)
 
     def px(self, x: float, y: float) -> tuple[float, float]:
-        """Data to SVG user units (y grows upwards in data)."""
-        c = self.size / 2
-        return (self.left + c + x * self.scale, self.top + c - y * self.scale)
+        """Data to SVG user units."""
+        return (self.x(x), self.y(y))
 
     def data(self, sx: float, sy: float) -> tuple[float, float]:
         """SVG user units back to data."""
-        c = self.size / 2
-        return ((sx - self.left - c) / self.scale, -(sy - self.top - c) / self.scale)
+        return (self.x.invert(sx), self.y.invert(sy))
 
 
 def grid(plane: Plane, step: float = 0.5) -> str:

@@ -1,4 +1,4 @@
-"""A linear scale: the one mapping from data to pixels that new charts use (apply and invert)."""
+"""A linear scale: the one mapping from data to pixels that every mark uses (apply and invert)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,13 @@ class Linear:
     r1: float
 
     def __call__(self, v: float) -> float:
-        """Data to pixels; values outside the domain are clamped to its ends."""
-        v = self.d0 if v < self.d0 else self.d1 if v > self.d1 else v
+        """Data to pixels, extended beyond the domain as the same straight line."""
         return self.r0 + (v - self.d0) / (self.d1 - self.d0) * (self.r1 - self.r0)
+
+    def clamped(self, v: float) -> float:
+        """Data to pixels, with values outside the domain pinned to its ends."""
+        lo, hi = min(self.d0, self.d1), max(self.d0, self.d1)
+        return self(lo if v < lo else hi if v > hi else v)
 
     def invert(self, px: float) -> float:
         """Pixels back to data."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -60,10 +60,10 @@ def moved(v: Vec, event: Mapping[str, Any], plane: marks.Plane) -> Vec:
     return v
 
 
-def draw(plane: marks.Plane, q: Vec, k: Vec) -> list[str]:
-    """Grid, both arrows with their labels, and a draggable handle on each tip."""
+def arrow_plane(plane: marks.Plane, q: Vec, k: Vec, behind: Sequence[str] = ()) -> list[str]:
+    """Grid, then ``behind`` (marks under the arrows), both arrows with labels, and a draggable handle on each tip."""
     ox, oy = plane.px(0, 0)
-    parts = [marks.grid(plane)]
+    parts = [marks.grid(plane), *behind]
     for name, v, cls in (("k", k, "sq-k"), ("q", q, "sq-q")):
         tx, ty = plane.px(*v)
         parts.append(marks.arrow(ox, oy, tx, ty, cls))

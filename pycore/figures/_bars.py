@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import marks
+from ..scales import Linear
 from ..svg import fmt, text
+from ..vectors import clamp
 
 
 @dataclass(frozen=True)
 class Panel:
-    """A bar chart's box in SVG units and its value range."""
+    """A bar chart's box in SVG units and its value range, on a linear scale."""
 
     left: float
     top: float
@@ -20,15 +22,18 @@ class Panel:
     lo: float
     hi: float
 
+    @property
+    def scale(self) -> Linear:
+        """Values to SVG y."""
+        return Linear(self.lo, self.hi, self.top + self.height, self.top)
+
     def y(self, value: float) -> float:
         """Value to SVG y, clipped to the panel."""
-        v = min(max(value, self.lo), self.hi)
-        return self.top + (self.hi - v) / (self.hi - self.lo) * self.height
+        return self.scale.clamped(value)
 
     def value(self, y: float) -> float:
         """SVG y back to a value, clipped to the range."""
-        v = self.hi - (y - self.top) / self.height * (self.hi - self.lo)
-        return min(max(v, self.lo), self.hi)
+        return clamp(self.scale.invert(y), self.lo, self.hi)
 
     def slot(self, i: int, count: int) -> tuple[float, float]:
         """Left edge and width of bar i of count."""
@@ -36,7 +41,7 @@ class Panel:
         return self.left + i * step + step * 0.15, step * 0.7
 
 
-def bars(panel: Panel, values: Sequence[float], labels: Sequence[str], title: str, cls: str,
+def bar_panel(panel: Panel, values: Sequence[float], labels: Sequence[str], title: str, cls: str,
          handles: str | None = None, handle_label: str = "", shown: Sequence[str] | None = None,
          digits: int = 2) -> list[str]:
     """Bars from 0 (or the bottom) to each value, value labels, word labels, optional handles.

@@ -11,6 +11,7 @@ from .. import marks, stats
 from ..density import normal_pdf, product_sum_pdf
 from ..svg import el, fmt, text
 from ..ticks import nice_ceil, ticks
+from ._chart import Axes, axes
 
 CURVE_POINTS = 60
 """Curve samples on each side of 0 (the densities are even)."""
@@ -24,6 +25,10 @@ class Frame:
     right: float = 306
     top: float = 32
     bottom: float = 182
+
+    def axes(self, xmax: float, ymax: float) -> Axes:
+        """Scales from [-xmax, xmax] × [0, ymax] onto this box."""
+        return axes(-xmax, xmax, 0.0, ymax, self.left, self.right, self.top, self.bottom)
 
 
 def divisor_label(dk: int, divisor: str) -> str:
@@ -47,9 +52,9 @@ def curves(dk: int, c: float, xmax: float) -> tuple[tuple[float, float, float], 
     return tuple(out)
 
 
-def draw(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, title: str,
-         ymax: float | None = None, frame: Frame = Frame()) -> tuple[list[str], int]:
-    """Bars (density), both curves, axes and title; returns the parts and the count outside.
+def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, title: str | None,
+              ymax: float | None = None, frame: Frame = Frame()) -> tuple[list[str], int]:
+    """Bars (density), both curves, axes and an optional title; returns the parts and the count outside.
 
     ``ymax`` fixes the density axis so panels side by side compare heights; anything taller
     is clipped at the top. By default the tallest bar sets it.
@@ -62,13 +67,9 @@ def draw(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, tit
         tallest = max(dens)
         ymax = tallest * 1.15 if tallest > 0 else max(p[2] for p in curve) * 1.15 or 1.0
 
-    def sx(x: float) -> float:
-        return frame.left + (x + xmax) / (2 * xmax) * (frame.right - frame.left)
-
-    def sy(y: float) -> float:
-        return frame.bottom - min(y, ymax) / ymax * (frame.bottom - frame.top)
-
-    parts = [text(frame.left, 18, title, "sq-heading")]
+    ax = frame.axes(xmax, ymax)
+    sx, sy = ax.x, ax.y.clamped
+    parts = [] if title is None else [text(frame.left, 18, title, "sq-heading")]
     for t in ticks(-xmax, xmax):
         parts.append(marks.line(sx(t), frame.top, sx(t), frame.bottom, "sq-axis" if t == 0 else "sq-grid"))
         parts.append(text(sx(t), frame.bottom + 15, fmt(t, 3), "sq-tick", "middle"))

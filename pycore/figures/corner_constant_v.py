@@ -10,7 +10,7 @@ from .. import params, stats
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
 from . import _common
-from ._bars import Panel, bars, words
+from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: the same value for every word"
 PAGE = "step-7/"
@@ -81,7 +81,7 @@ def output(state: State) -> float:
 
 def render(state: State) -> str:
     """Draggable weight bars and the output they produce."""
-    parts = bars(PANEL, state.weights, words(len(state.weights)), "attention weights (drag them)", "sq-weight",
+    parts = bar_panel(PANEL, state.weights, words(len(state.weights)), "attention weights (drag them)", "sq-weight",
                  handles="w", handle_label="weight of", digits=3)
     parts.append(text(PANEL.left, 284, f"every value vᵢ = {fmt(state.v, 2)}", "sq-tick"))
     parts.append(text(PANEL.left, 306, f"output Σ wᵢ vᵢ = {fmt(output(state), 4)}: always v", "sq-value"))

@@ -10,7 +10,7 @@ from .. import params
 from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from . import _common
-from ._bars import Panel, bars, words
+from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: an infinite score or a −10⁹ mask"
 PAGE = "step-7/"
@@ -56,7 +56,7 @@ def render(state: State) -> str:
     s = scores(state)
     p = softmax(s)
     title = "one score is +∞: a one-hot spike" if state.mode == "inf" else "w3 masked: its weight is exactly 0"
-    parts = bars(PANEL, p, words(5), title, "sq-weight", digits=3)
+    parts = bar_panel(PANEL, p, words(5), title, "sq-weight", digits=3)
     parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in s),
                       "sq-tick"))
     parts.append(text(PANEL.left, 304, f"gradient signal ‖J‖ = {fmt(jacobian_norm(p), 4)}", "sq-value"))

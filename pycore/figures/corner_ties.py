@@ -9,7 +9,7 @@ from .. import params
 from ..softmax import entropy, softmax
 from ..svg import fmt, sig, svg, text
 from . import _common
-from ._bars import Panel, bars, words
+from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: tied scores"
 PAGE = "step-7/"
@@ -47,7 +47,7 @@ def weights(state: State) -> list[float]:
 def render(state: State) -> str:
     """n equal bars at height 1/n."""
     p = weights(state)
-    parts = bars(PANEL, p, words(state.n), f"softmax of {state.n} scores all equal to {fmt(state.c * state.value, 2)}",
+    parts = bar_panel(PANEL, p, words(state.n), f"softmax of {state.n} scores all equal to {fmt(state.c * state.value, 2)}",
                  "sq-weight", digits=3)
     parts.append(text(PANEL.left, 284, f"every weight is 1/{state.n} = {fmt(1 / state.n, 4)}, whatever c is",
                       "sq-value"))

@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import marks, params
 from ..controls import Play, Range
+from ..scales import Linear
 from ..svg import el, fmt, svg, text
 from ..vectors import angle_deg, dot, norm, rotate, snap, terms
 from . import _arrows
@@ -25,7 +26,10 @@ CONTROLS = (
 )
 PARAMS = _arrows.PARAMS
 PLANE = _arrows.PLANE
-BAR_LEFT, BAR_RIGHT, BAR_RANGE = 50, 300, 8.0
+BAR_RANGE = 8.0
+BAR_X = Linear(-BAR_RANGE, BAR_RANGE, 50, 300)
+"""The number line on which the two terms add up."""
+BAR_LEFT, BAR_RIGHT = BAR_X.r0, BAR_X.r1
 State = _arrows.State
 parse = _arrows.parse
 
@@ -86,23 +90,19 @@ def readouts(state: State) -> dict[str, str]:
     }
 
 
-def _bx(v: float) -> float:
-    return BAR_LEFT + (v + BAR_RANGE) / (2 * BAR_RANGE) * (BAR_RIGHT - BAR_LEFT)
-
-
 def _bars(state: State) -> list[str]:
     """The two terms as bars laid end to end on one number line, and their total."""
     t1, t2 = terms(state.q, state.k)
     total = dot(state.q, state.k)
-    zero = _bx(0)
+    zero = BAR_X(0)
     parts = [text((BAR_LEFT + BAR_RIGHT) / 2, 40, "Q·Kᵀ = q₁k₁ + q₂k₂", "sq-heading", "middle")]
     for v in range(-8, 9, 2):
-        parts.append(marks.line(_bx(v), 70, _bx(v), 250, "sq-axis" if v == 0 else "sq-grid"))
-        parts.append(text(_bx(v), 268, fmt(v), "sq-tick", "middle"))
+        parts.append(marks.line(BAR_X(v), 70, BAR_X(v), 250, "sq-axis" if v == 0 else "sq-grid"))
+        parts.append(text(BAR_X(v), 268, fmt(v), "sq-tick", "middle"))
     rows = (
-        ("q₁k₁", zero, _bx(t1), 85, "sq-term1", t1),
-        ("q₂k₂", _bx(t1), _bx(t1 + t2), 135, "sq-term2", t2),
-        ("sum", zero, _bx(total), 195, "sq-total", total),
+        ("q₁k₁", zero, BAR_X(t1), 85, "sq-term1", t1),
+        ("q₂k₂", BAR_X(t1), BAR_X(t1 + t2), 135, "sq-term2", t2),
+        ("sum", zero, BAR_X(total), 195, "sq-total", total),
     )
     for label, x0, x1, y, cls, value in rows:
         parts.append(marks.rect(x0, y, x1 - x0, 34, f"sq-bar {cls}"))
@@ -140,8 +140,7 @@ def render(state: State) -> str:
     """Two SVGs, so a narrow screen can stack them: the arrows, and the terms adding up."""
     label = (f"Q = {_arrows.pair(state.q)} and K = {_arrows.pair(state.k)}; "
              f"dot product {fmt(dot(state.q, state.k), 2)}; the arrows are {cue(state)}")
-    parts = _arrows.draw(PLANE, state.q, state.k)
-    parts[1:1] = _angle_arc(state)
+    parts = _arrows.arrow_plane(PLANE, state.q, state.k, behind=_angle_arc(state))
     t1, t2 = terms(state.q, state.k)
     bars_label = f"q1k1 = {fmt(t1, 2)} plus q2k2 = {fmt(t2, 2)} makes {fmt(t1 + t2, 2)}"
     return (svg(380, 350, label, parts, "sq-dot-product", interactive=True)

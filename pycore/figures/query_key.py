@@ -29,7 +29,7 @@ def update(state: State, event: Mapping[str, Any]) -> State:
 def render(state: State) -> str:
     """The plane with both arrows."""
     label = f"Two arrows from one origin: Q = {_arrows.pair(state.q)}, K = {_arrows.pair(state.k)}"
-    return svg(380, 350, label, _arrows.draw(PLANE, state.q, state.k), "sq-query-key", interactive=True)
+    return svg(380, 350, label, _arrows.arrow_plane(PLANE, state.q, state.k), "sq-query-key", interactive=True)
 
 
 def readouts(state: State) -> dict[str, str]:

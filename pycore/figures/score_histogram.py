@@ -59,7 +59,7 @@ def render(state: State) -> str:
     values = scaled(state)
     title = f"dₖ = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}"
     ymax = None if state.ymax == "auto" else float(state.ymax)
-    parts, _ = _hist.draw(values, state.dk, c, xmax(state), state.bins, title, ymax)
+    parts, _ = _hist.histogram(values, state.dk, c, xmax(state), state.bins, title, ymax)
     parts.append(text(160, 214, "bars: samples · solid: exact law · dashed: normal", "sq-tick", "middle"))
     v = stats.variance(values)
     label = (f"Histogram of {state.n} scores for d_k = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}: "

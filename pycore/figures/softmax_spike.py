@@ -11,7 +11,7 @@ from ..softmax import entropy, jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
 from . import _common
-from ._bars import Panel, bars, words
+from ._bars import Panel, bar_panel, words
 
 TITLE = "Softmax: gentle scores and scaled-up scores"
 PAGE = "step-5/"
@@ -68,10 +68,10 @@ def render(state: State) -> str:
     gentle = softmax(state.scores)
     scaled = softmax([state.c * s for s in state.scores])
     raw_label = f"Raw scores {', '.join(fmt(s) for s in state.scores)}; drag a bar to change its score"
-    raw = bars(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
-    gentle_parts = bars(WEIGHTS, gentle, labels, "softmax(s)", "sq-weight")
+    raw = bar_panel(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
+    gentle_parts = bar_panel(WEIGHTS, gentle, labels, "softmax(s)", "sq-weight")
     gentle_parts.append(text(WEIGHTS.left, 318, summary(gentle), "sq-tick"))
-    scaled_parts = bars(WEIGHTS, scaled, labels, f"softmax({fmt(state.c, 2)} · s)", "sq-weight sq-weight--scaled")
+    scaled_parts = bar_panel(WEIGHTS, scaled, labels, f"softmax({fmt(state.c, 2)} · s)", "sq-weight sq-weight--scaled")
     scaled_parts.append(text(WEIGHTS.left, 318, summary(scaled), "sq-tick"))
     return (svg(230, 330, raw_label, raw, "sq-softmax-spike sq-svg--stage", interactive=True)
             + svg(230, 330, f"Softmax of the raw scores: largest weight {fmt(max(gentle), 2)}", gentle_parts,

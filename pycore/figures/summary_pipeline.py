@@ -88,11 +88,11 @@ def render(state: State) -> str:
     ox, oy = plane.px(0, 0)
     arrow_parts = [marks.line(45, oy, 169, oy, "sq-axis"), marks.line(ox, 32, ox, 156, "sq-axis")]
     for v, cls in ((k, "sq-k"), (q, "sq-q")):
-        x, y = plane.px(max(-2.5, min(2.5, v[0])), max(-2.5, min(2.5, v[1] if len(v) > 1 else 0.0)))
+        x, y = plane.x.clamped(v[0]), plane.y.clamped(v[1] if len(v) > 1 else 0.0)
         arrow_parts.append(marks.arrow(ox, oy, x, y, cls, head=8))
     arrow_parts.append(text(W / 2, 172, f"first 2 of {state.dk} coordinates", "sq-tick", "middle"))
-    raw_parts, _ = _hist.draw(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, "", frame=HIST)
-    tame_parts, _ = _hist.draw(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, "", frame=HIST)
+    raw_parts, _ = _hist.histogram(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, None, frame=HIST)
+    tame_parts, _ = _hist.histogram(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, None, frame=HIST)
     if state.scaling == "on":
         stage4 = _stage("4 · divide by √dₖ", f"divide by the square root of {state.dk}", [
             text(W / 2, 92, f"÷ √{state.dk} = {fmt(math.sqrt(state.dk), 3)}", "sq-big", "middle"),
@@ -113,10 +113,10 @@ def render(state: State) -> str:
             text(W / 2, 84, f"Q·Kᵀ = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
             text(W / 2, 114, f"a sum of {state.dk} products", "sq-tick", "middle")]),
         _stage(f"3 · wide score, sd {fmt(sd_raw, 2)}", f"the scores spread with standard deviation {fmt(sd_raw, 2)}",
-               raw_parts[1:]),
+               raw_parts),
         stage4,
         _stage(f"5 · {'tame' if state.scaling == 'on' else 'still wide'}, sd {fmt(sd_scaled, 2)}",
-               f"after the scaling stage the standard deviation is {fmt(sd_scaled, 2)}", tame_parts[1:]),
+               f"after the scaling stage the standard deviation is {fmt(sd_scaled, 2)}", tame_parts),
         _stage(f"6 · {verdict(share)}", f"largest softmax weight in each of {ROWS} rows of {WORDS} words: "
                f"{fmt(100 * share, 1)}% of rows above 0.99", weights + [
             text(W / 2, 174, f"largest weight, {ROWS} rows of {WORDS}", "sq-tick", "middle")]),

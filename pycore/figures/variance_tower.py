@@ -6,6 +6,7 @@ from typing import Any
 
 from .. import marks, params, stats
 from ..pool import pool
+from ..scales import Linear
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
 from . import _common
@@ -42,9 +43,7 @@ def render(state: State) -> str:
     bars, total = measured(state)
     top_value = nice_ceil(max(state.dk, total, stats.total(bars)) * 1.08)
 
-    def sy(v: float) -> float:
-        return BOTTOM - v / top_value * (BOTTOM - TOP)
-
+    sy = Linear(0.0, top_value, BOTTOM, TOP)
     parts = [text(LEFT, 22, f"dₖ = {state.dk} products, each adding its variance", "sq-heading")]
     for t in ticks(0, top_value, 5):
         parts.append(marks.line(LEFT, sy(t), RIGHT, sy(t), "sq-axis" if t == 0 else "sq-grid"))

@@ -48,10 +48,12 @@ class Watched:
         return self.page
 
     def _swap(self, path: str):
-        """Instant navigation: a click on a link, which Material intercepts."""
-        self.page.evaluate("(url) => { const a = document.createElement('a'); a.href = url; "
+        """Instant navigation: a click on a link, which Material intercepts; done when the old article is gone."""
+        self.page.evaluate("(url) => { document.querySelector('article').dataset.sqStale = 'true'; "
+                           "const a = document.createElement('a'); a.href = url; "
                            "document.body.append(a); a.click(); a.remove(); }", self.server.url + path)
-        self.page.wait_for_function("(p) => location.pathname === p", arg=path)
+        self.page.wait_for_function("(p) => location.pathname === p && !document.querySelector('article[data-sq-stale]')",
+                                    arg=path)
         self.page.wait_for_load_state()
 
     def figure(self, selector: str):
