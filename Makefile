@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site test bench deps browser clean
+.PHONY: serve site test bench snapshots deps browser clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: deps browser
 
 bench: site browser
 	$(PY) -m tests.bench
+
+# Rewrite the SVG snapshots under tests/snapshots on purpose, after reviewing a -changed.svg.
+snapshots: deps
+	SNAPSHOTS=update $(PY) -m pytest -q tests/unit/test_snapshots.py
 
 clean:
 	rm -rf site $(VENV) node_modules
