@@ -124,7 +124,7 @@ def test_every_page_of_the_article_is_built(site_dir):
 
 
 def _source_cards():
-    from pycore.build import cards
+    from pycore.sitegen import cards
 
     out = []
     for path in article_pages():
@@ -158,7 +158,7 @@ def test_anki_deck_parses_and_holds_every_card(site_dir):
 
 
 def test_reproduction_page_shows_the_numpy_table(site_dir):
-    from pycore.build import reproduce
+    from pycore.sitegen import reproduce
 
     text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
     text = text.replace(' style="text-align: right;"', "")
@@ -169,7 +169,7 @@ def test_reproduction_page_shows_the_numpy_table(site_dir):
         outcome = "Holds." if v.holds else "Does not hold."
         claim, evidence = html.escape(v.claim, quote=False), html.escape(v.evidence, quote=False)
         assert f"{claim} <strong>{outcome}</strong> {evidence}" in text, v.claim
-    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.build.reproduce" in text
+    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.sitegen.reproduce" in text
 
 
 def test_no_inline_script_so_a_strict_csp_works(site_dir):

@@ -3,7 +3,7 @@
 import pytest
 
 from pycore import figures
-from pycore.build.reference import allowed, field_docs, table
+from pycore.sitegen.reference import allowed, field_docs, table
 from pycore.params import ParamError
 
 

@@ -9,6 +9,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+GLUE = Path(__file__).resolve().parent
 VENDOR = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                 "pyodide-lock.json"),
@@ -18,8 +19,8 @@ SOURCES = {"pyodide": ROOT / "node_modules/pyodide", "katex": ROOT / "node_modul
 
 
 def runtime_files() -> list[Path]:
-    """Every module the browser needs: pycore without its build glue."""
-    return sorted(p for p in (ROOT / "pycore").rglob("*.py") if "build" not in p.relative_to(ROOT).parts)
+    """Every module the browser needs: pycore without this site-generation glue."""
+    return sorted(p for p in (ROOT / "pycore").rglob("*.py") if not p.is_relative_to(GLUE))
 
 
 def core_archive() -> tuple[str, bytes]:

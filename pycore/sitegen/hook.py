@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pycore.build import cards, embed, math, pack, reproduce  # noqa: E402
-from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
-from pycore.build.reference import reference  # noqa: E402
-from pycore.build.render import render_marker  # noqa: E402
+from pycore.sitegen import cards, embed, math, pack, reproduce  # noqa: E402
+from pycore.sitegen.markers import FENCE, MarkerError, parse_marker  # noqa: E402
+from pycore.sitegen.reference import reference  # noqa: E402
+from pycore.sitegen.render import render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _deck: list[cards.Card] = []
