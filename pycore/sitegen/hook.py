@@ -15,9 +15,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# MkDocs loads this file by its path, outside any package: put the repository root on sys.path
+# so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.sitegen import cards, embed, math, pack, reproduce  # noqa: E402
 from pycore.sitegen.markers import FENCE, MarkerError, parse_marker  # noqa: E402

@@ -11,7 +11,7 @@ import json
 import re
 import subprocess
 
-from .pack import ROOT
+from .paths import NODE_MODULES
 
 MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 DELIMITERS = re.compile(r"^\s*(\\\(|\\\[)(?P<body>.*?)(\\\)|\\\])\s*$", re.S)
@@ -35,7 +35,7 @@ def render_all(items: list[tuple[str, bool]]) -> list[str]:
     """KaTeX HTML for each (TeX, display) pair, in one Node process."""
     if not items:
         return []
-    katex = ROOT / "node_modules" / "katex"
+    katex = NODE_MODULES / "katex"
     result = subprocess.run(["node", "-e", RENDER, str(katex)], input=json.dumps(items), capture_output=True,
                             text=True, encoding="utf-8")
     if result.returncode != 0:

@@ -4,7 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycore.sitegen.pack import ROOT, runtime_files
+from pycore.sitegen.pack import runtime_files
+from pycore.sitegen.paths import ROOT
 
 BLOCKER = """
 import sys
