@@ -1,4 +1,6 @@
-"""The one Markdown marker syntax for a figure: a fenced block whose info string is ``figure``.
+"""The one Markdown marker syntax: a fenced block whose info string says what the build puts there.
+
+A figure, its initial state as ``name: value`` lines:
 
     ```figure
     id: score-histogram
@@ -8,19 +10,45 @@
 
 ``id``, ``caption``, ``controls`` (names to show, or ``none``) and ``anchor`` describe the
 instance; every other line is a state parameter, validated by the figure's own parser.
+
+A recall card, ``Q:`` and ``A:`` lines (see ``cards``):
+
+    ```card
+    Q: Why is the variance of the score exactly d_k?
+    A: It is a sum of d_k independent products ...
+    ```
+
+A part the build generates, by name (the hook lists the names it knows):
+
+    ```generated
+    reproduction-table
+    ```
+
+An unknown figure, parameter, control or generated name is an error that names the page, and
+so is an HTML comment ``<!-- sq:... -->``, the syntax generated parts had before, which
+Markdown would otherwise drop without a word.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-FENCE = re.compile(r"^```figure[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+
+def fence(kind: str) -> re.Pattern[str]:
+    """The fenced blocks of one kind, their content in the group ``body``."""
+    return re.compile(rf"^```{kind}[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+
+
+FENCE = fence("figure")
+GENERATED = fence("generated")
+COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
 META = ("id", "caption", "controls", "anchor")
 
 
 class MarkerError(ValueError):
-    """A figure marker that cannot be drawn; the message names the figure and the problem."""
+    """A marker that cannot be filled in; the message names the marker and the problem."""
 
 
 @dataclass(frozen=True)
@@ -55,3 +83,18 @@ def parse_marker(body: str) -> Marker:
         controls=names,
         anchor=fields.get("anchor"),
     )
+
+
+def generated_name(body: str, known: Iterable[str]) -> str:
+    """The name in a generated block, which must be one of ``known``."""
+    name = " ".join(body.split())
+    if name not in known:
+        raise MarkerError(f"unknown generated block '{name}'; known: {', '.join(sorted(known))}")
+    return name
+
+
+def check_no_comments(markdown: str) -> None:
+    """Refuse the old comment markers, which would otherwise vanish from the page unnoticed."""
+    if match := COMMENT.search(markdown):
+        raise MarkerError(f"'{match.group(0).strip()}' is a comment, which the build no longer reads; "
+                          "write a ```generated block")
