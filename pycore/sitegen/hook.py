@@ -6,7 +6,6 @@ raises PluginError naming the page, so ``mkdocs build --strict`` fails instead o
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import sys
@@ -21,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.sitegen import cards, embed, markers, math, pack, reproduce  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
-from pycore.sitegen.render import render_marker  # noqa: E402
+from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _deck: list[cards.Card] = []
@@ -47,12 +46,7 @@ STEP = re.compile(r"step-(\d)\.md")
 def step_indicator(current: int) -> str:
     """A small "step n of 7" bar linking every step, the current one marked for screen readers."""
     steps = sorted((int(m.group(1)), title) for src, title in _titles.items() if (m := STEP.fullmatch(src)))
-    items = "".join(
-        f'<li><a href="../step-{n}/" title="{html.escape(title)}"'
-        + (' aria-current="step"' if n == current else "") + f">{n}</a></li>"
-        for n, title in steps)
-    return (f'<nav class="sq-steps" aria-label="The seven steps"><span>Step {current} of {len(steps)}</span>'
-            f"<ol>{items}</ol></nav>\n\n")
+    return ENV.get_template("steps.html.j2").render(current=current, steps=steps)
 
 
 def on_files(files, config):
@@ -123,7 +117,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
     out = cards.replace(out, src)
     out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)
     if step := STEP.fullmatch(src):
-        out = step_indicator(int(step.group(1))) + out
+        out = f"{step_indicator(int(step.group(1)))}\n{out}"
     return out
 
 
