@@ -80,6 +80,11 @@ PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-t
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 
+def _placeholder(index: int) -> str:
+    """The token that holds a figure's place through Markdown conversion; it never reaches the site."""
+    return f'<div data-sq-placeholder="{index}"></div>'
+
+
 def _site_root(page_url: str) -> str:
     """The path from a page up to the site root, relative so the site works under any prefix."""
     depth = page_url.strip("/").count("/") + 1 if page_url.strip("/") else 0
@@ -110,7 +115,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         n = anchors[marker.figure]
         anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
         figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/"))
-        return f'\n<div data-sq-placeholder="{len(figures) - 1}"></div>\n'
+        return f"\n{_placeholder(len(figures) - 1)}\n"
 
     out = markers.FENCE.sub(figure, markdown)
     _rendered[src] = figures
@@ -124,7 +129,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
 def on_page_content(html, page, config, files):
     """Put the pre-rendered figures where their placeholders landed, and typeset the math."""
     for i, figure in enumerate(_rendered.pop(page.file.src_uri, [])):
-        token = f'<div data-sq-placeholder="{i}"></div>'
+        token = _placeholder(i)
         if token not in html:
             raise PluginError(f"{page.file.src_uri}: figure {i + 1} was lost in Markdown conversion")
         html = html.replace(token, figure)
