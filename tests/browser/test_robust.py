@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from pycore import figures
-from pycore.build.pack import core_archive
+from pycore.sitegen.pack import core_archive
 from tests.browser.conftest import READY_MS, expected
 from tests.conftest import article_pages
 

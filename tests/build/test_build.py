@@ -79,6 +79,17 @@ def _site_copy(tmp_path: Path, page: str) -> Path:
     return config
 
 
+def _failed_build(tmp_path: Path, page: str) -> str:
+    """What a strict build of the one page ``bad.md`` printed; the build must have failed."""
+    config = _site_copy(tmp_path, page)
+    try:
+        result = build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
+    assert result.returncode != 0
+    return result.stderr + result.stdout
+
+
 @pytest.mark.parametrize("marker,message", [
     ("id: no-such-figure", "bad.md: figure 'no-such-figure': unknown figure 'no-such-figure'"),
     ("id: query-key\nq: 1,abc", "bad.md: figure 'query-key': q must be 2 comma-separated numbers from -2 to 2, got '1,abc'"),
@@ -86,13 +97,18 @@ def _site_copy(tmp_path: Path, page: str) -> Path:
     ("id: dot-product\ncontrols: dk", "bad.md: figure 'dot-product': unknown control 'dk'"),
 ])
 def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, marker, message):
-    config = _site_copy(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
-    try:
-        result = build_site(tmp_path / "out", config)
-    finally:
-        config.unlink()
-    assert result.returncode != 0
-    assert message in result.stderr + result.stdout
+    assert message in _failed_build(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
+
+
+def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
+    output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
+    assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, "
+            "reproduction-table") in output
+
+
+def test_an_old_comment_marker_fails_the_build_naming_the_page(tmp_path):
+    output = _failed_build(tmp_path, "# Bad\n\n<!-- sq:all-cards -->\n")
+    assert "bad.md: '<!-- sq:all-cards -->' is a comment, which the build no longer reads" in output
 
 
 def test_teachers_page_lists_every_figure_parameter_and_a_live_example(site_dir):
@@ -124,7 +140,7 @@ def test_every_page_of_the_article_is_built(site_dir):
 
 
 def _source_cards():
-    from pycore.build import cards
+    from pycore.sitegen import cards
 
     out = []
     for path in article_pages():
@@ -158,7 +174,7 @@ def test_anki_deck_parses_and_holds_every_card(site_dir):
 
 
 def test_reproduction_page_shows_the_numpy_table(site_dir):
-    from pycore.build import reproduce
+    from pycore.sitegen import reproduce
 
     text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
     text = text.replace(' style="text-align: right;"', "")
@@ -169,7 +185,7 @@ def test_reproduction_page_shows_the_numpy_table(site_dir):
         outcome = "Holds." if v.holds else "Does not hold."
         claim, evidence = html.escape(v.claim, quote=False), html.escape(v.evidence, quote=False)
         assert f"{claim} <strong>{outcome}</strong> {evidence}" in text, v.claim
-    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.build.reproduce" in text
+    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.sitegen.reproduce" in text
 
 
 def test_no_inline_script_so_a_strict_csp_works(site_dir):

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from pycore.build import cards
+from pycore.sitegen import cards
 
 
 def test_parse_question_and_multiline_answer():

@@ -1,9 +1,12 @@
 """The teachers' reference is generated from the parameter specs that also parse, so it matches what they accept."""
 
+import html
+import re
+
 import pytest
 
 from pycore import figures
-from pycore.build.reference import table
+from pycore.sitegen.reference import section, table
 from pycore.params import ParamError
 
 
@@ -23,3 +26,13 @@ def test_every_parameter_is_documented_and_its_message_quotes_its_allowed_text(f
 def test_allowed_texts_read_as_before():
     assert figures.get("score-histogram").PARAMS[0].allowed() == "a whole number from 1 to 512"
     assert figures.get("dot-product").PARAMS[0].allowed() == "2 comma-separated numbers from -2 to 2"
+
+
+def test_section_shows_the_snippet_as_text_and_the_live_example_as_a_frame():
+    text = section("dot-product", "../")
+    frame = ('<iframe src="../embed/dot-product/" title="The dot product: two arrows, one number" loading="lazy" '
+             'width="100%" height="640" style="border:0"></iframe>')
+    assert f'<details class="sq-live"><summary>Live example</summary>{frame}</details>' in text
+    snippet = re.search(r'<code data-sq-snippet="../embed/dot-product/"[^>]*>(.*?)</code>', text).group(1)
+    assert html.unescape(snippet) == frame and "<" not in snippet, "the snippet is escaped once, to show as text"
+    assert text.startswith("### The dot product: two arrows, one number {#embed-dot-product}\n")

@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pycore.build import reproduce
-from pycore.build.reproduce import Estimate
+from pycore.sitegen import reproduce
+from pycore.sitegen.reproduce import Estimate
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycore.build.pack import ROOT, runtime_files
+from pycore.sitegen.pack import runtime_files
+from pycore.sitegen.paths import ROOT
 
 BLOCKER = """
 import sys
@@ -22,7 +23,7 @@ print("ok")
 
 def test_runtime_modules_import_without_third_party_packages():
     modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in runtime_files()]
-    assert "pycore.bridge" in modules and not any(m.startswith("pycore.build") for m in modules)
+    assert "pycore.bridge" in modules and not any(m.startswith("pycore.sitegen") for m in modules)
     code = f"MODULES = {modules!r}\n{BLOCKER}"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip() == "ok", result.stderr
@@ -32,10 +33,10 @@ def test_archive_holds_exactly_the_runtime_files():
     import io
     import zipfile
 
-    from pycore.build.pack import core_archive
+    from pycore.sitegen.pack import core_archive
 
     name, data = core_archive()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert names == [str(p.relative_to(ROOT)) for p in runtime_files()]
     assert name == core_archive()[0], "the archive is not reproducible"
-    assert not any("build" in Path(n).parts for n in names)
+    assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"

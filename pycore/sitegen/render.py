@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -11,8 +10,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from .. import bridge, figures
 from ..params import ParamError
 from .markers import Marker, MarkerError
+from .paths import TEMPLATES
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
                   keep_trailing_newline=True)
 

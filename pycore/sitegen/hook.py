@@ -1,12 +1,11 @@
-"""MkDocs hook: figure markers become pre-rendered figures; assets and embed pages are written.
+"""MkDocs hook: markers become pre-rendered figures, cards and generated parts; assets and embed pages are written.
 
-An unknown figure id or a bad parameter raises PluginError naming the page, so
-``mkdocs build --strict`` fails instead of shipping a hole.
+An unknown figure id, a bad parameter, an unknown generated part or an old comment marker
+raises PluginError naming the page, so ``mkdocs build --strict`` fails instead of shipping a hole.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import sys
@@ -15,21 +14,17 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# MkDocs loads this file by its path, outside any package: put the repository root on sys.path
+# so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.build import cards, embed, math, pack, reproduce  # noqa: E402
-from pycore.build.markers import FENCE, MarkerError, parse_marker  # noqa: E402
-from pycore.build.reference import reference  # noqa: E402
-from pycore.build.render import render_marker  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, pack, reproduce  # noqa: E402
+from pycore.sitegen.reference import reference  # noqa: E402
+from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
-REFERENCE = "<!-- sq:figure-reference -->"
-ALL_CARDS = "<!-- sq:all-cards -->"
-REPRODUCTION = "<!-- sq:reproduction-table -->"
 DECK = "cards.tsv"
 
 
@@ -51,12 +46,7 @@ STEP = re.compile(r"step-(\d)\.md")
 def step_indicator(current: int) -> str:
     """A small "step n of 7" bar linking every step, the current one marked for screen readers."""
     steps = sorted((int(m.group(1)), title) for src, title in _titles.items() if (m := STEP.fullmatch(src)))
-    items = "".join(
-        f'<li><a href="../step-{n}/" title="{html.escape(title)}"'
-        + (' aria-current="step"' if n == current else "") + f">{n}</a></li>"
-        for n, title in steps)
-    return (f'<nav class="sq-steps" aria-label="The seven steps"><span>Step {current} of {len(steps)}</span>'
-            f"<ol>{items}</ol></nav>\n\n")
+    return ENV.get_template("steps.html.j2").render(current=current, steps=steps)
 
 
 def on_files(files, config):
@@ -76,6 +66,25 @@ def on_files(files, config):
     return files
 
 
+def _all_cards(root: str) -> str:
+    """Every recall card of the article, grouped under its page."""
+    return cards.review(_deck, _titles)
+
+
+def _reproduction(root: str) -> str:
+    """The numpy reproduction's settings, verdicts and tables."""
+    return reproduce.markdown(reproduce.table())
+
+
+PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-table": _reproduction}
+"""Each generated part by its name in a ```generated block; each takes the path up to the site root."""
+
+
+def _placeholder(index: int) -> str:
+    """The token that holds a figure's place through Markdown conversion; it never reaches the site."""
+    return f'<div data-sq-placeholder="{index}"></div>'
+
+
 def _site_root(page_url: str) -> str:
     """The path from a page up to the site root, relative so the site works under any prefix."""
     depth = page_url.strip("/").count("/") + 1 if page_url.strip("/") else 0
@@ -83,40 +92,44 @@ def _site_root(page_url: str) -> str:
 
 
 def on_page_markdown(markdown, page, config, files):
-    """Swap each figure marker for a placeholder, keeping its HTML for on_page_content."""
-    html: list[str] = []
-    anchors: dict[str, int] = {}
-
-    def replace(match):
-        try:
-            marker = parse_marker(match.group("body"))
-            anchors[marker.figure] = anchors.get(marker.figure, 0) + 1
-            n = anchors[marker.figure]
-            anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
-            html.append(render_marker(marker, anchor=anchor, embed_root=_site_root(page.url) + "embed/"))
-        except MarkerError as err:
-            raise PluginError(f"{page.file.src_uri}: {err}") from None
-        return f'\n<div data-sq-placeholder="{len(html) - 1}"></div>\n'
-
-    out = FENCE.sub(replace, markdown)
-    _rendered[page.file.src_uri] = html
-    root = _site_root(page.url)
+    """Fill in the page's markers; any problem fails the build with the page's name."""
+    src = page.file.src_uri
     try:
-        out = cards.replace(out, page.file.src_uri)
+        return _fill_markers(markdown, src, _site_root(page.url))
+    except markers.MarkerError as err:
+        raise PluginError(f"{src}: {err}") from None
     except cards.CardError as err:
         raise PluginError(str(err)) from None
-    out = out.replace(ALL_CARDS, cards.review(_deck, _titles))
-    if step := STEP.fullmatch(page.file.src_uri):
-        out = step_indicator(int(step.group(1))) + out
-    if REPRODUCTION in out:
-        out = out.replace(REPRODUCTION, reproduce.markdown(reproduce.table()))
-    return out.replace(REFERENCE, reference(root))
+
+
+def _fill_markers(markdown: str, src: str, root: str) -> str:
+    """Figures become placeholders (their HTML kept for on_page_content), cards collapsed blocks,
+    generated blocks their parts; a step page gets the step indicator on top."""
+    markers.check_no_comments(markdown)
+    figures: list[str] = []
+    anchors: dict[str, int] = {}
+
+    def figure(match):
+        marker = markers.parse_marker(match.group("body"))
+        anchors[marker.figure] = anchors.get(marker.figure, 0) + 1
+        n = anchors[marker.figure]
+        anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
+        figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/"))
+        return f"\n{_placeholder(len(figures) - 1)}\n"
+
+    out = markers.FENCE.sub(figure, markdown)
+    _rendered[src] = figures
+    out = cards.replace(out, src)
+    out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)
+    if step := STEP.fullmatch(src):
+        out = f"{step_indicator(int(step.group(1)))}\n{out}"
+    return out
 
 
 def on_page_content(html, page, config, files):
     """Put the pre-rendered figures where their placeholders landed, and typeset the math."""
     for i, figure in enumerate(_rendered.pop(page.file.src_uri, [])):
-        token = f'<div data-sq-placeholder="{i}"></div>'
+        token = _placeholder(i)
         if token not in html:
             raise PluginError(f"{page.file.src_uri}: figure {i + 1} was lost in Markdown conversion")
         html = html.replace(token, figure)

@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-FENCE = re.compile(r"^```card[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+from .markers import fence
+
+FENCE = fence("card")
 
 
 class CardError(ValueError):

@@ -8,18 +8,19 @@ import shutil
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .paths import CORE, NODE_MODULES, ROOT, SITEGEN
+
 VENDOR = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                 "pyodide-lock.json"),
     "katex": ("katex.min.css", "fonts"),
 }
-SOURCES = {"pyodide": ROOT / "node_modules/pyodide", "katex": ROOT / "node_modules/katex/dist"}
+SOURCES = {"pyodide": NODE_MODULES / "pyodide", "katex": NODE_MODULES / "katex" / "dist"}
 
 
 def runtime_files() -> list[Path]:
-    """Every module the browser needs: pycore without its build glue."""
-    return sorted(p for p in (ROOT / "pycore").rglob("*.py") if "build" not in p.relative_to(ROOT).parts)
+    """Every module the browser needs: pycore without this site-generation glue."""
+    return sorted(p for p in CORE.rglob("*.py") if not p.is_relative_to(SITEGEN))
 
 
 def core_archive() -> tuple[str, bytes]:

@@ -11,9 +11,9 @@ import json
 import re
 import subprocess
 
-from .pack import ROOT
+from .paths import NODE_MODULES
 
-MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
+MATH = re.compile(r'(?P<open><(?P<tag>span|div) class="arithmatex">)(?P<tex>.*?)(?P<close></(?P=tag)>)', re.S)
 DELIMITERS = re.compile(r"^\s*(\\\(|\\\[)(?P<body>.*?)(\\\)|\\\])\s*$", re.S)
 RENDER = """
 const katex = require(process.argv[1]);
@@ -35,7 +35,7 @@ def render_all(items: list[tuple[str, bool]]) -> list[str]:
     """KaTeX HTML for each (TeX, display) pair, in one Node process."""
     if not items:
         return []
-    katex = ROOT / "node_modules" / "katex"
+    katex = NODE_MODULES / "katex"
     result = subprocess.run(["node", "-e", RENDER, str(katex)], input=json.dumps(items), capture_output=True,
                             text=True, encoding="utf-8")
     if result.returncode != 0:
@@ -44,7 +44,7 @@ def render_all(items: list[tuple[str, bool]]) -> list[str]:
 
 
 def typeset(page_html: str) -> str:
-    """Replace every arithmatex span/div's TeX source with KaTeX's rendering."""
+    """Replace the TeX source inside every arithmatex span/div with KaTeX's rendering."""
     matches = list(MATH.finditer(page_html))
     items = []
     for m in matches:
@@ -54,4 +54,4 @@ def typeset(page_html: str) -> str:
             raise MathError(f"math without \\( \\) or \\[ \\] delimiters: {source[:60]}")
         items.append((d.group("body").strip(), d.group(1) == "\\["))
     rendered = iter(render_all(items))
-    return MATH.sub(lambda m: f'<{m.group("tag")} class="arithmatex">{next(rendered)}</{m.group("tag")}>', page_html)
+    return MATH.sub(lambda m: m.group("open") + next(rendered) + m.group("close"), page_html)

@@ -6,9 +6,8 @@ pages' query strings, so the table can never drift from what they accept.
 
 from __future__ import annotations
 
-import html
-
 from .. import figures
+from .render import ENV
 
 
 def table(figure_id: str) -> str:
@@ -24,25 +23,9 @@ def table(figure_id: str) -> str:
 def section(figure_id: str, page_depth: str) -> str:
     """One figure's part of the reference: link, parameters, snippet and a live example."""
     module = figures.get(figure_id)
-    embed = f"{page_depth}embed/{figure_id}/"
-    title = html.escape(module.TITLE)
-    snippet = (f'<iframe src="{embed}" title="{title}" loading="lazy" width="100%" '
-               f'height="{module.HEIGHT}" style="border:0"></iframe>')
-    return "\n".join([
-        f"### {module.TITLE} {{#embed-{figure_id}}}",
-        "",
-        f'Id `{figure_id}` · <a href="{embed}">standalone page</a> · '
-        f"[explained in]({module.PAGE.rstrip('/')}.md)",
-        "",
-        table(figure_id),
-        "",
-        f'<pre><code data-sq-snippet="{embed}" data-title="{title}" data-height="{module.HEIGHT}">'
-        f"{html.escape(snippet)}</code></pre>",
-        "",
-        f'<details class="sq-live"><summary>Live example</summary><iframe src="{embed}" title="{title}" '
-        f'loading="lazy" width="100%" height="{module.HEIGHT}" style="border:0"></iframe></details>',
-        "",
-    ])
+    return ENV.get_template("reference-section.md.j2").render(
+        id=figure_id, title=module.TITLE, height=module.HEIGHT, embed=f"{page_depth}embed/{figure_id}/",
+        explained=f"{module.PAGE.rstrip('/')}.md", table=table(figure_id))
 
 
 def reference(page_depth: str) -> str:

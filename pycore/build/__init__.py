@@ -1,1 +1,0 @@
-"""Build-time glue (MkDocs hook, templates, packing); never shipped to the browser."""

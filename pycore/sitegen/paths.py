@@ -1,0 +1,14 @@
+"""Where the glue finds things: the repository root, defined once, and the folders under it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SITEGEN = Path(__file__).resolve().parent
+"""This package: the glue, which is never packed for the browser."""
+CORE = SITEGEN.parent
+"""``pycore/``: the runtime core, which is."""
+ROOT = CORE.parent
+"""The repository root."""
+TEMPLATES = ROOT / "templates"
+NODE_MODULES = ROOT / "node_modules"
