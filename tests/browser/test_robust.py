@@ -63,9 +63,9 @@ def test_an_exception_in_one_figure_leaves_the_others_working(fresh, server):
         for item in source.infolist():
             body = source.read(item)
             if item.filename == "pycore/figures/corner_ties.py":
-                body = body.replace(b'    p = weights(state)\n    parts = bars(',
+                body = body.replace(b'    p = weights(state)\n    parts = bar_panel(',
                                     b'    if state.n == 9:\n        raise RuntimeError("injected failure")\n'
-                                    b'    p = weights(state)\n    parts = bars(')
+                                    b'    p = weights(state)\n    parts = bar_panel(')
                 assert b"injected failure" in body
             out.writestr(item, body)
     server.settings["replace"] = {f"/assets/sqrt-dk/{name}": patched.getvalue()}
