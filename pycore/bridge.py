@@ -1,18 +1,24 @@
 """The one entry point the browser worker calls: a JSON request in, a JSON answer out.
 
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
-"event"}``, ``{"op": "digest", "seed", "count"}`` (proof of identical sampling) and
-``{"op": "time-pool", "seed", "n", "dk"}`` (for the benchmark). Every answer for a figure carries
-``state``, ``svg``, ``readouts`` and ``values``; a problem adds ``error`` and never raises.
+"event"}``, ``{"op": "continue", "figure", "state"}`` (more work on a busy state),
+``{"op": "digest", "seed", "count"}`` (proof of identical sampling) and ``{"op": "time-pool",
+"seed", "n", "dk"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
+``readouts`` and ``values``; a problem adds ``error`` and never raises.
+
+A figure request may carry ``slice_ms``: the figure then works at most about that long before
+answering. If the state is not ready yet, the answer says ``busy`` with a ``progress`` text and
+the requested ``state``, plus, where the figure can draw what is ready so far, its ``drawn``
+state with that ``svg`` and ``readouts``; the page asks again with ``continue``. Work done is
+kept, so a newer request that needs it does not start over.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Any
-
-import time
 
 from . import figures
 from .params import ParamError, from_json
@@ -30,13 +36,27 @@ def view(module: Any, state: Any) -> dict[str, Any]:
     }
 
 
-def render(figure_id: str, p: Mapping[str, str]) -> dict[str, Any]:
+def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, Any]:
+    """The view of ``state``, or with ``slice_ms`` a busy answer if it is not ready within that time."""
+    if slice_ms is not None:
+        partial = module.prepare(state, time.perf_counter() + slice_ms / 1000)
+        if partial is not None:
+            shown, progress = partial
+            out = {"busy": True, "progress": progress, "state": figures.state_json(state),
+                   "values": figures.control_values(module, state)}
+            if shown is not None:
+                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=module.readouts(shown))
+            return out
+    return view(module, state)
+
+
+def render(figure_id: str, p: Mapping[str, str], slice_ms: float | None = None) -> dict[str, Any]:
     """Parse parameters and draw; bad parameters give the default state and a message."""
     module = figures.get(figure_id)
     try:
-        return view(module, module.parse(p))
+        return answer(module, module.parse(p), slice_ms)
     except ParamError as err:
-        return {**view(module, module.State()), "error": str(err)}
+        return {**answer(module, module.State(), slice_ms), "error": str(err)}
 
 
 def p_fields(state: Any) -> set[str]:
@@ -44,7 +64,8 @@ def p_fields(state: Any) -> set[str]:
     return set(figures.state_json(state))
 
 
-def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str, Any]:
+def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any],
+           slice_ms: float | None = None) -> dict[str, Any]:
     """Apply one event; ``set`` re-validates one field through the figure's own parser.
 
     A ``set`` of a control that is not a state field (a derived one, like the swing angle)
@@ -62,8 +83,14 @@ def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any]) -
         else:
             new = module.update(current, event)
     except ParamError as err:
-        return {**view(module, current), "error": str(err)}
-    return view(module, new)
+        return {**answer(module, current, slice_ms), "error": str(err)}
+    return answer(module, new, slice_ms)
+
+
+def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = None) -> dict[str, Any]:
+    """More work toward a state an earlier answer said was busy."""
+    module = figures.get(figure_id)
+    return answer(module, module.parse(from_json(state)), slice_ms)
 
 
 def time_pool(seed: int, n: int, dk: int) -> float:
@@ -78,18 +105,21 @@ def handle(request_json: str) -> str:
     try:
         request = json.loads(request_json)
         op = request.get("op")
+        slice_ms = request.get("slice_ms")
         if op == "render":
-            answer = render(request["figure"], {str(k): str(v) for k, v in request.get("params", {}).items()})
+            result = render(request["figure"], {str(k): str(v) for k, v in request.get("params", {}).items()}, slice_ms)
         elif op == "update":
-            answer = update(request["figure"], request["state"], request["event"])
+            result = update(request["figure"], request["state"], request["event"], slice_ms)
+        elif op == "continue":
+            result = resume(request["figure"], request["state"], slice_ms)
         elif op == "digest":
-            answer = {"digest": digest(int(request["seed"]), int(request["count"]))}
+            result = {"digest": digest(int(request["seed"]), int(request["count"]))}
         elif op == "time-pool":
-            answer = {"seconds": time_pool(int(request["seed"]), int(request["n"]), int(request["dk"]))}
+            result = {"seconds": time_pool(int(request["seed"]), int(request["n"]), int(request["dk"]))}
         else:
             raise ParamError(f"unknown op '{op}'")
     except ParamError as err:
-        answer = {"error": str(err), "failed": True}
+        result = {"error": str(err), "failed": True}
     except Exception as err:  # one figure's bug must not take the page down
-        answer = {"error": f"internal error: {type(err).__name__}: {err}", "failed": True}
-    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+        result = {"error": f"internal error: {type(err).__name__}: {err}", "failed": True}
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))

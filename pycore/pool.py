@@ -8,6 +8,7 @@ products and adds them, so a slider step costs O(n), not O(n d_k).
 from __future__ import annotations
 
 import random
+import time
 from array import array
 
 from .sampling import normals
@@ -44,6 +45,32 @@ class ScorePool:
         while self.depth < dk:
             self._grow()
         return self._prefix[dk]
+
+    def grow_until(self, dk: int, deadline: float | None) -> int:
+        """Grow toward depth ``dk`` one dimension at a time, stopping once ``deadline`` (perf_counter) has passed.
+
+        At least one dimension is drawn per call, so a job in slices always moves on. Returns the depth.
+        """
+        while self.depth < min(dk, MAX_DK):
+            self._grow()
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return self.depth
+
+    def variances_until(self, dk: int, deadline: float | None) -> int:
+        """Grow and measure single-product variances toward ``dk`` until the deadline; how many are measured.
+
+        At least one new column per call, as in ``grow_until``.
+        """
+        done = 0
+        while done + 1 in self._column_variance:
+            done += 1
+        while done < min(dk, MAX_DK):
+            done += 1
+            self.product_variances(done)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return done
 
     def product_variances(self, dk: int) -> list[float]:
         """The sample variance of each single product q_i k_i, i = 1 .. dk.

@@ -15,6 +15,7 @@ import random
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
+from time import perf_counter
 from math import fsum
 from operator import mul
 
@@ -28,7 +29,7 @@ SATURATED = 0.99
 _RATIO = 1 / SATURATED - 1
 """Largest weight > 0.99 exactly when the other weights sum to less than this times the largest."""
 MAX_WORK = 2_097_152
-"""Normals one state may draw for its gradients; beyond it the gradient uses the first rows only."""
+"""Normals one (n, d_k) may draw for its gradients; beyond it the gradient uses the first rows only."""
 DIVISORS = ("none", "sqrt", "dk")
 CHART_DKS = tuple(2**i for i in range(10))
 
@@ -43,36 +44,64 @@ def gradient_cost(n: int, dk: int) -> int:
     return n + min(n * (dk - 1), n * (n + 1) // 2)
 
 
-@dataclass(frozen=True)
-class Base:
-    """The draws that do not depend on d_k or the divisor: per row, ‖q‖² for every d_k and the z_j."""
+class Growing:
+    """Per-row work done in order and kept, so a long job can stop at a deadline and resume later.
 
-    q2: tuple[array, ...]
-    """q2[r][d] = q_1² + ... + q_d² for row r (q2[r][0] = 0)."""
-    z: tuple[tuple[float, ...], ...]
-    """z[r][j]: key j's coordinate along row r's query."""
-    gaps: tuple[tuple[float, ...], ...]
-    """Per row, max(z) − z_j for the other keys, smallest first (for the saturation test)."""
+    Results for the first r rows never depend on how many rows are asked for in the end, so
+    a state with fewer rows is a prefix of one with more.
+    """
+
+    def __init__(self) -> None:
+        self.done = 0
+
+    def _row(self, r: int) -> None:
+        raise NotImplementedError
+
+    def ensure(self, rows: int, deadline: float | None = None) -> bool:
+        """Work through row ``rows - 1``, or until ``deadline`` (time.perf_counter) has passed; True when done."""
+        while self.done < rows:
+            self._row(self.done)
+            self.done += 1
+            if deadline is not None and perf_counter() >= deadline:
+                break
+        return self.done >= rows
+
+
+class Draws(Growing):
+    """The draws that do not depend on d_k or the divisor: per row, ‖q‖² for every d_k and the z_j.
+
+    Row r's query is the next MAX_DK normals of the seed's query stream, its keys' coordinates
+    along it the next n normals of the keys' stream.
+    """
+
+    def __init__(self, seed: int, n: int) -> None:
+        super().__init__()
+        self.n = n
+        self._q = random.Random(f"{seed}:queries")
+        self._z = random.Random(f"{seed}:keys")
+        self.q2: list[array] = []
+        """q2[r][d] = q_1² + ... + q_d² for row r (q2[r][0] = 0)."""
+        self.z: list[tuple[float, ...]] = []
+        """z[r][j]: key j's coordinate along row r's query."""
+        self.gaps: list[tuple[float, ...]] = []
+        """Per row, max(z) − z_j for the other keys, smallest first (for the saturation test)."""
+
+    def _row(self, r: int) -> None:
+        acc, prefix = 0.0, array("d", [0.0])
+        for v in normals(self._q, MAX_DK):
+            acc += v * v
+            prefix.append(acc)
+        self.q2.append(prefix)
+        row = tuple(normals(self._z, self.n))
+        self.z.append(row)
+        top = max(row)
+        self.gaps.append(tuple(top - v for v in sorted(row, reverse=True)[1:]))
 
 
 @lru_cache(maxsize=4)
-def base(seed: int, rows: int, n: int) -> Base:
-    """Row r's query is the r-th block of MAX_DK normals of the seed's query stream, so more rows keep the first ones."""
-    qs = normals(random.Random(f"{seed}:queries"), rows * MAX_DK)
-    zs = normals(random.Random(f"{seed}:keys"), rows * n)
-    q2, z, gaps = [], [], []
-    for r in range(rows):
-        acc, prefix = 0.0, array("d", [0.0])
-        for v in qs[r * MAX_DK:(r + 1) * MAX_DK]:
-            acc += v * v
-            prefix.append(acc)
-        q2.append(prefix)
-        row = tuple(zs[r * n:(r + 1) * n])
-        z.append(row)
-        top = max(row)
-        ordered = sorted(row, reverse=True)[1:]
-        gaps.append(tuple(top - v for v in ordered))
-    return Base(tuple(q2), tuple(z), tuple(gaps))
+def draws(seed: int, n: int) -> Draws:
+    """The shared, growing draws for (seed, n)."""
+    return Draws(seed, n)
 
 
 def saturated(gaps: tuple[float, ...], a: float) -> bool:
@@ -129,28 +158,36 @@ class Rows:
     jacobian: tuple[float, ...]
     """‖J‖_F with J = diag(p) − p pᵀ, the softmax's own Jacobian."""
     grad_q: tuple[float, ...]
-    """‖∂p/∂q‖_F = ‖J K‖_F / c, the path toward W_Q, for the first ``gradient_rows`` rows."""
+    """‖∂p/∂q‖_F = ‖J K‖_F / c, the path toward W_Q, for the first ``gradient_cap`` rows."""
     saturated: tuple[bool, ...]
 
 
-def gradient_rows(rows: int, n: int, dk: int) -> int:
-    """How many rows get a ‖∂p/∂q‖: all of them unless that would draw more than MAX_WORK normals."""
-    return max(1, min(rows, MAX_WORK // gradient_cost(n, dk)))
+def gradient_cap(n: int, dk: int) -> int:
+    """How many rows get a ‖∂p/∂q‖ at most: MAX_WORK normals' worth (at least one)."""
+    return max(1, MAX_WORK // gradient_cost(n, dk))
 
 
-@lru_cache(maxsize=8)
-def compute(seed: int, rows: int, n: int, dk: int, divisor: str) -> Rows:
-    """Weights, both gradient sizes and saturation of every row.
+class Stats(Growing):
+    """Weights, both gradient sizes and saturation, row by row, for one (seed, n, d_k, divisor).
 
     ‖J K‖² = Σ_i p_i² ‖k_i − k̄‖² (k̄ = Σ p_j k_j) splits into the part along q and the part across it.
     """
-    b = base(seed, rows, n)
-    c = divisor_value(dk, divisor)
-    rng = random.Random(f"{seed}:across:{n}:{dk}")
-    mx, jn, gq, sat = [], [], [], []
-    with_grad = gradient_rows(rows, n, dk)
-    for r in range(rows):
-        a = math.sqrt(b.q2[r][dk]) / c
+
+    def __init__(self, seed: int, n: int, dk: int, divisor: str) -> None:
+        super().__init__()
+        self.dk, self.c = dk, divisor_value(dk, divisor)
+        self.cap = gradient_cap(n, dk)
+        self._draws = draws(seed, n)
+        self._rng = random.Random(f"{seed}:across:{n}:{dk}")
+        self.max_weight: list[float] = []
+        self.jacobian: list[float] = []
+        self.grad_q: list[float] = []
+        self.saturated: list[bool] = []
+
+    def _row(self, r: int) -> None:
+        b = self._draws
+        b.ensure(r + 1)
+        a = math.sqrt(b.q2[r][self.dk]) / self.c
         z = b.z[r]
         p = softmax([a * v for v in z])
         zbar = 0.0
@@ -159,29 +196,64 @@ def compute(seed: int, rows: int, n: int, dk: int, divisor: str) -> Rows:
         along = 0.0
         for pi, zi in zip(p, z):
             along += pi * pi * (zi - zbar) * (zi - zbar)
-        mx.append(max(p))
-        jn.append(jacobian_norm(p))
-        if r < with_grad:
-            gq.append(math.sqrt(along + _across(p, rng, dk - 1)) / c)
-        sat.append(saturated(b.gaps[r], a))
-    return Rows(tuple(mx), tuple(jn), tuple(gq), tuple(sat))
+        self.max_weight.append(max(p))
+        self.jacobian.append(jacobian_norm(p))
+        if r < self.cap:
+            self.grad_q.append(math.sqrt(along + _across(p, self._rng, self.dk - 1)) / self.c)
+        self.saturated.append(saturated(b.gaps[r], a))
+
+
+@lru_cache(maxsize=8)
+def stats(seed: int, n: int, dk: int, divisor: str) -> Stats:
+    """The shared, growing per-row results for (seed, n, d_k, divisor)."""
+    return Stats(seed, n, dk, divisor)
+
+
+def compute(seed: int, rows: int, n: int, dk: int, divisor: str) -> Rows:
+    """Every number of the first ``rows`` rows (‖∂p/∂q‖ for the first ``gradient_cap`` of them)."""
+    s = stats(seed, n, dk, divisor)
+    s.ensure(rows)
+    return Rows(tuple(s.max_weight[:rows]), tuple(s.jacobian[:rows]), tuple(s.grad_q[:min(rows, s.cap)]),
+                tuple(s.saturated[:rows]))
+
+
+class Curve(Growing):
+    """Per row and per (divisor, d_k in CHART_DKS): whether it saturates, as running counts."""
+
+    def __init__(self, seed: int, n: int) -> None:
+        super().__init__()
+        self._draws = draws(seed, n)
+        self.counts: list[tuple[int, ...]] = [(0,) * (len(DIVISORS) * len(CHART_DKS))]
+        """counts[r]: saturated rows among the first r, per (divisor, d_k), divisor-major."""
+
+    def _row(self, r: int) -> None:
+        b = self._draws
+        b.ensure(r + 1)
+        hits = [saturated(b.gaps[r], math.sqrt(b.q2[r][dk]) / divisor_value(dk, divisor))
+                for divisor in DIVISORS for dk in CHART_DKS]
+        self.counts.append(tuple(c + h for c, h in zip(self.counts[-1], hits)))
 
 
 @lru_cache(maxsize=4)
+def curve(seed: int, n: int) -> Curve:
+    """The shared, growing saturation counts for (seed, n)."""
+    return Curve(seed, n)
+
+
 def share_curve(seed: int, rows: int, n: int) -> dict[str, tuple[float, ...]]:
-    """Saturated share at every d_k in CHART_DKS, per divisor, over the same rows."""
-    b = base(seed, rows, n)
-    out = {}
-    for divisor in DIVISORS:
-        shares = []
-        for dk in CHART_DKS:
-            c = divisor_value(dk, divisor)
-            hits = 0
-            for r in range(rows):
-                hits += saturated(b.gaps[r], math.sqrt(b.q2[r][dk]) / c)
-            shares.append(hits / rows)
-        out[divisor] = tuple(shares)
-    return out
+    """Saturated share at every d_k in CHART_DKS, per divisor, over the first ``rows`` rows."""
+    c = curve(seed, n)
+    c.ensure(rows)
+    k = len(CHART_DKS)
+    return {d: tuple(v / rows for v in c.counts[rows][i * k:(i + 1) * k]) for i, d in enumerate(DIVISORS)}
+
+
+def prepare(seed: int, rows: int, n: int, dk: int, divisor: str, deadline: float | None) -> int:
+    """Work toward ``compute`` and ``share_curve`` for these rows until the deadline; how many rows are ready."""
+    s, c = stats(seed, n, dk, divisor), curve(seed, n)
+    s.ensure(rows, deadline)
+    c.ensure(rows, deadline)
+    return min(s.done, c.done, rows)
 
 
 def median(values: tuple[float, ...] | list[float]) -> float:

@@ -50,6 +50,9 @@ class Figure(Protocol):
     def render(self, state: Any) -> str: ...
     def readouts(self, state: Any) -> dict[str, str]: ...
     def derived_values(self, state: Any) -> dict[str, str]: ...
+    def prepare(self, state: Any, deadline: float | None) -> tuple[Any, str] | None:
+        """Work toward drawing ``state`` until ``deadline`` (time.perf_counter); None once it is ready,
+        else (a state that can be drawn already, or None, and a progress text)."""
 
 
 FIGURES: dict[str, ModuleType] = {name.replace("_", "-"): import_module(f".{name}", __name__) for name in MODULES}

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import params, rows
 from ..controls import Button
-from ..pool import MAX_DK, SEED_MAX, next_seed
+from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 
 RESAMPLE = Button("resample", "Resample")
 DIVISORS = tuple(zip(rows.DIVISORS, ("none", "÷ √dₖ", "÷ dₖ")))
@@ -50,6 +50,22 @@ def handle_index(event: Mapping[str, Any], prefix: str, count: int) -> int | Non
     if not name.startswith(prefix) or not rest.isdigit() or int(rest) >= count:
         return None
     return int(rest)
+
+
+def nothing_to_prepare(state: Any, deadline: float | None) -> None:
+    """A figure that always draws quickly has no work to do in slices."""
+    return None
+
+
+def pool_prepare(state: Any, n: int, deadline: float | None) -> tuple[Any, str] | None:
+    """Grow the score pool of (state.seed, n) toward state.dk until the deadline.
+
+    While it is not deep enough, the state at the depth reached is what can be drawn already.
+    """
+    reached = pool(state.seed, n).grow_until(state.dk, deadline)
+    if reached >= state.dk:
+        return None
+    return replace(state, dk=reached), f"building d_k {reached} of {state.dk}"
 
 
 def no_derived_values(state: Any) -> dict[str, str]:

@@ -25,6 +25,7 @@ PARAMS = (
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "Attention weights (normalised to sum 1) and the shared value.")
 derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
 PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
 KEY_STEP = 0.05
 

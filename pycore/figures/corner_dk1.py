@@ -19,6 +19,7 @@ PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", 
 CONTROLS = (_common.RESAMPLE,)
 State = params.state_class(PARAMS, "Which pool the d_k = 1 scores come from.")
 derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
 update = _common.resample
 XMAX = 5.0
 

@@ -26,6 +26,7 @@ PARAMS = (
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "Which extreme replaces word 3's score, and the scaling applied to all scores.")
 derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
 BASE = (0.9, -0.3, 1.6, 0.2, -1.1)
 PANEL = Panel(left=40, top=40, width=560, height=200, lo=0.0, hi=1.0)
 MASK = -1e9

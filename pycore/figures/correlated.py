@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -42,44 +41,52 @@ def parse(p: params.Params) -> Any:
     return params.parse(PARAMS, State, p)
 
 
-@dataclass(frozen=True)
-class Draws:
-    """Per row: the aligned pair's raw score q·k and whether the row's softmax saturates."""
-
-    aligned: tuple[float, ...]
-    saturated: tuple[bool, ...]
-
-
-@lru_cache(maxsize=8)
-def draws(rho: float, dk: int, divisor: str, n: int, seed: int) -> Draws:
-    """PAIRS rows drawn exactly from a few scalars each.
+class Draws(rows.Growing):
+    """Per row, drawn exactly from a few scalars: the aligned pair's raw score q·k and whether the row saturates.
 
     With z·k = ‖k‖·g (g ~ N(0, 1)) and ‖z‖² = g² + χ²_{d_k−1}: q·k = ρ‖k‖² + √(1−ρ²)‖k‖g and
     ‖q‖² = ρ²‖k‖² + 2ρ√(1−ρ²)‖k‖g + (1−ρ²)‖z‖²; an independent key scores ‖q‖·h with h ~ N(0, 1).
     """
-    rng = random.Random(f"{seed}:aligned")
-    c = rows.divisor_value(dk, divisor)
-    side = math.sqrt(1 - rho * rho)
-    aligned, sat = [], []
-    for _ in range(PAIRS):
-        k2 = chi_square(rng, dk)
+
+    def __init__(self, rho: float, dk: int, divisor: str, n: int, seed: int) -> None:
+        super().__init__()
+        self.rho, self.dk, self.n = rho, dk, n
+        self.c = rows.divisor_value(dk, divisor)
+        self._rng = random.Random(f"{seed}:aligned")
+        self.aligned: list[float] = []
+        self.saturated: list[bool] = []
+
+    def _row(self, r: int) -> None:
+        rng, rho, side = self._rng, self.rho, math.sqrt(1 - self.rho * self.rho)
+        k2 = chi_square(rng, self.dk)
         g = normals(rng, 1)[0]
-        z2 = g * g + (chi_square(rng, dk - 1) if dk > 1 else 0.0)
+        z2 = g * g + (chi_square(rng, self.dk - 1) if self.dk > 1 else 0.0)
         kn = math.sqrt(k2)
         s1 = rho * k2 + side * kn * g
         qn = math.sqrt(max(0.0, rho * rho * k2 + 2 * rho * side * kn * g + side * side * z2))
-        others = [qn * h for h in normals(rng, n - 1)]
-        scores = [s1 / c] + [s / c for s in others]
+        scores = [s1 / self.c] + [qn * h / self.c for h in normals(rng, self.n - 1)]
         top = max(scores)
-        gaps = tuple(sorted(top - s for s in scores)[1:])
-        aligned.append(s1)
-        sat.append(rows.saturated(gaps, 1.0))
-    return Draws(tuple(aligned), tuple(sat))
+        self.aligned.append(s1)
+        self.saturated.append(rows.saturated(tuple(sorted(top - s for s in scores)[1:]), 1.0))
 
 
-def result(state: State) -> Draws:
-    """The rows for this state."""
-    return draws(state.rho, state.dk, state.divisor, state.n, state.seed)
+@lru_cache(maxsize=8)
+def draws(rho: float, dk: int, divisor: str, n: int, seed: int) -> Draws:
+    """The shared, growing rows of one state."""
+    return Draws(rho, dk, divisor, n, seed)
+
+
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Draw the PAIRS rows in slices; nothing new is drawn until they are all there."""
+    d = draws(state.rho, state.dk, state.divisor, state.n, state.seed)
+    return None if d.ensure(PAIRS, deadline) else (None, f"drawing pair {d.done} of {PAIRS}")
+
+
+def result(state: Any) -> Draws:
+    """The rows for this state, all PAIRS of them."""
+    d = draws(state.rho, state.dk, state.divisor, state.n, state.seed)
+    d.ensure(PAIRS)
+    return d
 
 
 def theory(state: State) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from ..controls import Play, Range
 from ..scales import Linear
 from ..svg import el, fmt, svg, text
 from ..vectors import angle_deg, dot, norm, rotate, snap, terms
-from . import _arrows
+from . import _arrows, _common
 
 TITLE = "The dot product: two arrows, one number"
 PAGE = "step-2/"
@@ -25,6 +25,7 @@ CONTROLS = (
     Play("swing", "Play the swing", stops=(0, 90, 180)),
 )
 PARAMS = _arrows.PARAMS
+prepare = _common.nothing_to_prepare
 PLANE = _arrows.PLANE
 BAR_RANGE = 8.0
 BAR_X = Linear(-BAR_RANGE, BAR_RANGE, 50, 300)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..svg import svg
 from . import _arrows
-from ._common import no_derived_values
+from ._common import no_derived_values, nothing_to_prepare
 
 TITLE = "Query and key: two arrows"
 PAGE = "step-1/"
@@ -19,6 +19,7 @@ PLANE = _arrows.PLANE
 State = _arrows.State
 parse = _arrows.parse
 derived_values = no_derived_values
+prepare = nothing_to_prepare
 
 
 def update(state: State, event: Mapping[str, Any]) -> State:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from .. import marks, params, rows, stats
@@ -30,6 +31,12 @@ CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over.")
 derived_values = _common.no_derived_values
 update = _common.resample
+
+
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Draw the rows in slices; the rows drawn so far are shown as a smaller state."""
+    ready = rows.prepare(state.seed, state.rows, state.n, state.dk, state.divisor, deadline)
+    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
 LOG_LO, LOG_HI, LOG_BINS = -8.0, 2.0, 40
 """The gradient panel's axis: log10 of the norm; smaller norms (and exact zeros) pile into the first bin."""
 SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}

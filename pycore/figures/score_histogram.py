@@ -34,6 +34,11 @@ derived_values = _common.no_derived_values
 update = _common.resample
 
 
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Grow the pool toward d_k in slices; the bell widens as it goes."""
+    return _common.pool_prepare(state, state.n, deadline)
+
+
 def parse(p: params.Params) -> Any:
     """State from parameters; every value is range-checked with a message naming it."""
     return params.parse(PARAMS, State, p)

@@ -30,6 +30,7 @@ PARAMS = (
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "A raw pattern of scores and the factor that multiplies it.")
 derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
 RAW = Panel(left=36, top=44, width=180, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
 WEIGHTS = Panel(left=36, top=44, width=180, height=230, lo=0.0, hi=1.0)
 """Each of the three panels is its own SVG, so a narrow screen can wrap them."""

@@ -30,6 +30,15 @@ CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "One d_k for every stage, and whether the scaling stage is there.")
 derived_values = _common.no_derived_values
 update = _common.resample
+
+
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Grow the score pool toward d_k (drawing each depth reached), then the 500 rows of stage 6."""
+    partial = _common.pool_prepare(state, N, deadline)
+    if partial is not None:
+        return partial
+    ready = rows.prepare(state.seed, ROWS, WORDS, state.dk, "sqrt" if state.scaling == "on" else "none", deadline)
+    return None if ready >= ROWS else (None, f"softmax of row {ready} of {ROWS}")
 WORDS = 8
 ROWS = 500
 """Stage 6 looks at this many rows of WORDS keys each, one query per row."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .. import marks, params, stats
@@ -24,6 +25,12 @@ CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "How many products to stack, from which pool.")
 derived_values = _common.no_derived_values
 update = _common.resample
+
+
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Grow the pool and measure each product's variance toward d_k in slices; the tower rises as it goes."""
+    done = pool(state.seed, state.n).variances_until(state.dk, deadline)
+    return None if done >= state.dk else (replace(state, dk=done), f"measuring product {done} of {state.dk}")
 LEFT, RIGHT, TOP, BOTTOM = 60, 620, 40, 330
 
 

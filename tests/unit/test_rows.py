@@ -68,7 +68,7 @@ def test_rows_equal_numpy_on_the_cores_own_draws():
     # Rebuild every row's q and K from the core's streams (d_k - 1 < n: the direct branch) and redo it in numpy.
     seed, count, n, dk, c = 5, 60, 16, 8, math.sqrt(8)
     r = rows.compute(seed, count, n, dk, "sqrt")
-    b = rows.base(seed, count, n)
+    b = rows.draws(seed, n)
     across = random.Random(f"{seed}:across:{n}:{dk}")
     for i in range(count):
         z = np.array(b.z[i])
@@ -108,10 +108,22 @@ def test_the_share_curve_is_the_same_rows_as_the_readouts():
 
 
 def test_gradient_rows_stay_within_the_work_limit():
-    assert rows.gradient_rows(500, 16, 512) == 500
-    few = rows.gradient_rows(500, 512, 512)
+    assert rows.gradient_cap(16, 512) >= 2000
+    few = rows.gradient_cap(512, 512)
     assert few * rows.gradient_cost(512, 512) <= rows.MAX_WORK < (few + 1) * rows.gradient_cost(512, 512)
     assert len(rows.compute(1, 50, 512, 512, "sqrt").grad_q) == min(50, few)
+
+
+def test_fewer_rows_are_a_prefix_of_more_and_a_job_resumes_after_a_deadline():
+    many = rows.compute(21, 120, 12, 40, "none")
+    s = rows.stats(22, 12, 40, "none")
+    assert not s.ensure(120, deadline=0.0) and s.done == 1, "a passed deadline still does one row"
+    while not s.ensure(120, deadline=0.0):
+        pass
+    fresh = rows.compute(21, 60, 12, 40, "none")
+    assert fresh.max_weight == many.max_weight[:60] and fresh.grad_q == many.grad_q[:60]
+    ready = rows.prepare(23, 80, 12, 40, "sqrt", deadline=0.0)
+    assert 1 <= ready < 80
 
 
 def test_median_is_numpys():
