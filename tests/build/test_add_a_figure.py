@@ -11,7 +11,7 @@ MODULE = '''"""A figure that exists only in this test."""
 from typing import Any
 
 from pycore import params
-from pycore.figures import _common
+from pycore.figures import _common, _snippet
 from pycore.svg import svg, text
 
 TITLE = "Test-only figure"
@@ -38,6 +38,10 @@ def render(state: Any) -> str:
 
 def readouts(state: Any) -> dict[str, str]:
     return {"double": str(2 * state.x)}
+
+
+def snippet(state: Any) -> str:
+    return _snippet.script(TITLE, {"x": state.x}, 'print("double:", 2 * x)\n')
 '''
 
 
