@@ -53,6 +53,8 @@ class Figure(Protocol):
     def prepare(self, state: Any, deadline: float | None) -> tuple[Any, str] | None:
         """Work toward drawing ``state`` until ``deadline`` (time.perf_counter); None once it is ready,
         else (a state that can be drawn already, or None, and a progress text)."""
+    def snippet(self, state: Any) -> str:
+        """A stand-alone numpy script that prints the readouts for ``state`` (Copy as Python; see ``_snippet``)."""
 
 
 FIGURES: dict[str, ModuleType] = {name.replace("_", "-"): import_module(f".{name}", __name__) for name in MODULES}

@@ -9,7 +9,7 @@ from typing import Any
 from .. import params, stats
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
-from . import _common
+from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: the same value for every word"
@@ -93,3 +93,16 @@ def render(state: State) -> str:
 def readouts(state: State) -> dict[str, str]:
     """The output, v, and the sum of the weights."""
     return {"output": sig(output(state)), "v": sig(state.v), "weights-sum": sig(stats.total(state.weights))}
+
+
+SNIPPET = """values = np.full(len(weights), v)  # every word has the same value
+print("output:", sig(weights @ values))
+print("v:", sig(v))
+print("weights-sum:", sig(weights.sum()))
+"""
+
+
+def snippet(state: State) -> str:
+    """The attention output of the normalised weights and a shared value, in numpy."""
+    return _snippet.script(TITLE, {"weights": state.weights, "v": state.v}, SNIPPET,
+                           {"weights": "attention weights, summing to 1", "v": "the value of every word"})

@@ -8,7 +8,7 @@ from typing import Any
 from .. import params, stats
 from ..pool import pool
 from ..svg import el, sig, svg
-from . import _common, _hist
+from . import _common, _hist, _snippet
 
 TITLE = "Corner case: dₖ = 1"
 PAGE = "step-7/"
@@ -53,3 +53,22 @@ def readouts(state: State) -> dict[str, str]:
     raw, scaled = _both(state)
     return {"variance-raw": sig(stats.variance(raw)), "variance-scaled": sig(stats.variance(scaled)),
             "theory": "1", "standard-error": sig(math.sqrt(8 / state.n))}
+
+
+SNIPPET = """rng = np.random.default_rng(seed)
+q, k = rng.standard_normal((2, n))  # n pairs of 1-dimensional vectors
+raw = q * k
+scaled = raw / np.sqrt(1)
+print("variance-raw:", sig(raw.var(ddof=1)))
+print("expected variance-raw:", sig(1))
+print("variance-scaled:", sig(scaled.var(ddof=1)))
+print("expected variance-scaled:", sig(1))
+print("theory:", sig(1))
+print("standard-error:", sig(np.sqrt(8 / n)))  # a product of two standard normals has fourth moment 9
+"""
+
+
+def snippet(state: State) -> str:
+    """n scores for d_k = 1 drawn in numpy, before and after dividing by the square root of 1."""
+    return _snippet.script(TITLE, {"n": state.n, "seed": state.seed}, SNIPPET, {"n": "(query, key) pairs"},
+                           sampled=True)

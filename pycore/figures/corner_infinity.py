@@ -9,7 +9,7 @@ from typing import Any
 from .. import params
 from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
-from . import _common
+from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: an infinite score or a −10⁹ mask"
@@ -69,3 +69,22 @@ def readouts(state: State) -> dict[str, str]:
     """w3's weight, the largest weight and the Jacobian norm."""
     p = softmax(scores(state))
     return {"special": sig(p[2]), "max-weight": sig(max(p)), "gradient": sig(jacobian_norm(p))}
+
+
+SNIPPET = """scores = base / divisor
+scores[2] = (np.inf if mode == "inf" else mask) / divisor  # w3's score is replaced
+top = scores == np.inf
+p = top / top.sum() if top.any() else softmax(scores)  # a +inf score takes all the weight (e^(inf - inf) is NaN)
+print("special:", sig(p[2]))
+print("max-weight:", sig(p.max()))
+print("gradient:", sig(jacobian_norm(p)))
+"""
+
+
+def snippet(state: State) -> str:
+    """Word 3's score replaced by +inf or the mask, then softmax, in numpy."""
+    return _snippet.script(TITLE, {"mode": state.mode, "divisor": state.divisor, "base": BASE, "mask": MASK},
+                           SNIPPET, {"mode": "inf: w3's score is +inf; mask: w3's score is the mask",
+                                     "divisor": "every score is divided by this",
+                                     "base": "the five words' scores; w3's is replaced",
+                                     "mask": "the mask, -10^9"})

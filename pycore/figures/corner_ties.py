@@ -8,7 +8,7 @@ from typing import Any
 from .. import params
 from ..softmax import entropy, softmax
 from ..svg import fmt, sig, svg, text
-from . import _common
+from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
 TITLE = "Corner case: tied scores"
@@ -61,3 +61,17 @@ def readouts(state: State) -> dict[str, str]:
     p = weights(state)
     return {"max-weight": sig(max(p), 6), "min-weight": sig(min(p), 6), "one-over-n": sig(1 / state.n, 6),
             "entropy": sig(entropy(p))}
+
+
+SNIPPET = """p = softmax(np.full(n, c * value))
+print("max-weight:", sig(p.max(), 6))
+print("min-weight:", sig(p.min(), 6))
+print("one-over-n:", sig(1 / n, 6))
+print("entropy:", sig(entropy(p)))
+"""
+
+
+def snippet(state: State) -> str:
+    """softmax of n equal scores in numpy."""
+    return _snippet.script(TITLE, {"n": state.n, "value": state.value, "c": state.c}, SNIPPET,
+                           {"n": "words", "value": "the score every word gets", "c": "the scale applied to every score"})

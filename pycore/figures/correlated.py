@@ -11,7 +11,7 @@ from .. import marks, params, rows, stats
 from ..sampling import chi_square, normals
 from ..svg import fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
-from . import _chart, _common
+from . import _chart, _common, _snippet
 
 TITLE = "When query and key align"
 PAGE = "assumptions/"
@@ -137,3 +137,31 @@ def readouts(state: State) -> dict[str, str]:
     return {"mean-score": sig(stats.mean(values)), "theory-mean": sig(mean_t),
             "std-score": sig(math.sqrt(stats.variance(values))), "theory-std": sig(sd_t),
             "saturated": sig(sum(result(state).saturated) / PAIRS, 3)}
+
+
+SNIPPET = _snippet.DIVIDE + """rng = np.random.default_rng(seed)
+aligned, largest = [], []
+for _ in range(pairs):
+    K = rng.standard_normal((n, dk))                                  # n keys; the first is aligned with q
+    q = rho * K[0] + np.sqrt(1 - rho * rho) * rng.standard_normal(dk)  # q = rho k + sqrt(1 - rho^2) z
+    s = K @ q / c
+    aligned.append(s[0])
+    largest.append(softmax(s).max())
+print("mean-score:", sig(np.mean(aligned)))
+print("expected mean-score:", sig(rho * dk / c))
+print("theory-mean:", sig(rho * dk / c))
+print("std-score:", sig(np.std(aligned, ddof=1)))
+print("expected std-score:", sig(np.sqrt(dk * (1 + rho * rho)) / c))
+print("theory-std:", sig(np.sqrt(dk * (1 + rho * rho)) / c))
+print("saturated:", sig(np.mean(np.array(largest) > saturated_above), 3))
+"""
+
+
+def snippet(state: State) -> str:
+    """PAIRS rows, each an aligned query against its key and n - 1 independent keys, as full vectors in numpy."""
+    return _snippet.script(TITLE, {"rho": state.rho, "dk": state.dk, "divisor": state.divisor, "n": state.n,
+                                   "seed": state.seed, "pairs": PAIRS, "saturated_above": rows.SATURATED}, SNIPPET,
+                           {"rho": "alignment of each query with its key", "divisor": _snippet.DIVISOR_NOTE,
+                            "n": "keys per row: the aligned one and n - 1 independent ones",
+                            "pairs": "rows, one aligned pair each",
+                            "saturated_above": "a row saturates when its largest weight exceeds this"}, sampled=True)

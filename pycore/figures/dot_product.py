@@ -12,7 +12,7 @@ from ..controls import Play, Range
 from ..scales import Linear
 from ..svg import el, fmt, svg, text
 from ..vectors import angle_deg, dot, norm, rotate, snap, terms
-from . import _arrows, _common
+from . import _arrows, _common, _snippet
 
 TITLE = "The dot product: two arrows, one number"
 PAGE = "step-2/"
@@ -31,6 +31,10 @@ BAR_RANGE = 8.0
 BAR_X = Linear(-BAR_RANGE, BAR_RANGE, 50, 300)
 """The number line on which the two terms add up."""
 BAR_LEFT, BAR_RIGHT = BAR_X.r0, BAR_X.r1
+ALIGNED = 0.985
+"""A cosine above this reads "aligned" (below minus this, "opposed")."""
+PERPENDICULAR = 0.035
+"""A cosine within plus or minus this reads "perpendicular"."""
 State = _arrows.State
 parse = _arrows.parse
 
@@ -63,11 +67,11 @@ def cue(state: State) -> str:
     if nq == 0 or nk == 0:
         return "undefined (an arrow has length 0)"
     cos = dot(state.q, state.k) / (nq * nk)
-    if cos > 0.985:
+    if cos > ALIGNED:
         return "aligned"
-    if cos < -0.985:
+    if cos < -ALIGNED:
         return "opposed"
-    if abs(cos) < 0.035:
+    if abs(cos) < PERPENDICULAR:
         return "perpendicular"
     return "partly aligned" if cos > 0 else "partly opposed"
 
@@ -89,6 +93,31 @@ def readouts(state: State) -> dict[str, str]:
         "angle": "undefined" if a is None else f"{fmt(a, 1)}°",
         "cue": cue(state),
     }
+
+
+SNIPPET = """length = np.linalg.norm(q) * np.linalg.norm(k)  # 0 when an arrow has length 0
+cos = q @ k / length if length > 0 else np.nan
+if length == 0:
+    cue = "undefined (an arrow has length 0)"
+elif abs(cos) > aligned:
+    cue = "aligned" if cos > 0 else "opposed"
+elif abs(cos) < perpendicular:
+    cue = "perpendicular"
+else:
+    cue = "partly aligned" if cos > 0 else "partly opposed"
+print("dot:", fmt(q @ k, 4))
+print("q1k1:", fmt(q[0] * k[0], 4))
+print("q2k2:", fmt(q[1] * k[1], 4))
+print("angle:", fmt(np.degrees(np.arccos(np.clip(cos, -1, 1))), 1) + "°" if length > 0 else "undefined")
+print("cue:", cue)
+"""
+
+
+def snippet(state: State) -> str:
+    """The dot product, its terms and the angle in numpy, with the cue's thresholds as variables."""
+    return _snippet.script(TITLE, {"q": state.q, "k": state.k, "aligned": ALIGNED, "perpendicular": PERPENDICULAR},
+                           SNIPPET, {"aligned": "a cosine above this reads aligned, below minus this opposed",
+                                     "perpendicular": "a cosine within plus or minus this reads perpendicular"})
 
 
 def _bars(state: State) -> list[str]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..svg import svg
-from . import _arrows
+from . import _arrows, _snippet
 from ._common import no_derived_values, nothing_to_prepare
 
 TITLE = "Query and key: two arrows"
@@ -36,3 +36,13 @@ def render(state: State) -> str:
 def readouts(state: State) -> dict[str, str]:
     """Both vectors' coordinates."""
     return {"q": _arrows.pair(state.q), "k": _arrows.pair(state.k)}
+
+
+SNIPPET = """print("q:", f"({fmt(q[0])}, {fmt(q[1])})")
+print("k:", f"({fmt(k[0])}, {fmt(k[1])})")
+"""
+
+
+def snippet(state: State) -> str:
+    """Both arrows as numpy vectors, printed as the readouts show them."""
+    return _snippet.script(TITLE, {"q": state.q, "k": state.k}, SNIPPET, {"q": "the query", "k": "the key"})

@@ -9,7 +9,7 @@ from typing import Any
 from .. import marks, params, rows, stats
 from ..detmath import log
 from ..svg import fmt, sig, svg, text
-from . import _chart, _common
+from . import _chart, _common, _snippet
 
 TITLE = "Saturation over many rows"
 PAGE = "step-5/"
@@ -138,3 +138,27 @@ def readouts(state: State) -> dict[str, str]:
             "median-max-weight": sig(rows.median(r.max_weight)),
             "median-jacobian": sig(rows.median(r.jacobian)),
             "median-grad-q": sig(rows.median(r.grad_q))}
+
+
+SNIPPET = _snippet.DIVIDE + """rng = np.random.default_rng(seed)
+largest, jac, grad_q = [], [], []
+for _ in range(rows):
+    q = rng.standard_normal(dk)       # one query
+    K = rng.standard_normal((n, dk))  # against n keys
+    p = softmax(K @ q / c)
+    largest.append(p.max())
+    jac.append(jacobian_norm(p))                                  # J = dp/ds
+    grad_q.append(np.linalg.norm(p[:, None] * (K - p @ K)) / c)  # dp/dq = J K / c, row i p_i (k_i - p K)
+print("saturated:", sig(np.mean(np.array(largest) > saturated_above), 3))
+print("median-max-weight:", sig(np.median(largest)))
+print("median-jacobian:", sig(np.median(jac)))
+print("median-grad-q:", sig(np.median(grad_q)))
+"""
+
+
+def snippet(state: State) -> str:
+    """rows queries against n keys each, drawn as full vectors in numpy."""
+    return _snippet.script(TITLE, {"dk": state.dk, "n": state.n, "divisor": state.divisor, "rows": state.rows,
+                                   "seed": state.seed, "saturated_above": rows.SATURATED}, SNIPPET,
+                           {"n": "keys per row", "divisor": _snippet.DIVISOR_NOTE, "rows": "queries",
+                            "saturated_above": "a row saturates when its largest weight exceeds this"}, sampled=True)

@@ -10,7 +10,7 @@ from .. import params, stats
 from ..pool import pool
 from ..rows import divisor_value
 from ..svg import sig, svg, text
-from . import _common, _hist
+from . import _common, _hist, _snippet
 
 TITLE = "The score QKᵀ for random vectors"
 PAGE = "step-3/"
@@ -77,3 +77,22 @@ def readouts(state: State) -> dict[str, str]:
     c = divisor_value(state.dk, state.divisor)
     v = stats.variance(scaled(state))
     return {"dk": str(state.dk), "variance": sig(v), "std": sig(math.sqrt(v)), "theory": sig(state.dk / (c * c))}
+
+
+SNIPPET = _snippet.DIVIDE + """rng = np.random.default_rng(seed)
+q, k = rng.standard_normal((2, n, dk))  # n random (query, key) pairs
+scores = (q * k).sum(axis=1) / c         # their dot products, divided by c
+variance = scores.var(ddof=1)
+print("dk:", dk)
+print("variance:", sig(variance))
+print("expected variance:", sig(dk / c**2))
+print("std:", sig(np.sqrt(variance)))
+print("expected std:", sig(np.sqrt(dk) / c))
+print("theory:", sig(dk / c**2))
+"""
+
+
+def snippet(state: State) -> str:
+    """n scores of the same d_k and divisor drawn in numpy; the axis and bins change no readout."""
+    return _snippet.script(TITLE, {"dk": state.dk, "divisor": state.divisor, "n": state.n, "seed": state.seed},
+                           SNIPPET, {"divisor": _snippet.DIVISOR_NOTE, "n": "(query, key) pairs"}, sampled=True)

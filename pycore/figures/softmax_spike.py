@@ -10,7 +10,7 @@ from .. import params
 from ..softmax import entropy, jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
-from . import _common
+from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
 TITLE = "Softmax: gentle scores and scaled-up scores"
@@ -86,4 +86,18 @@ def readouts(state: State) -> dict[str, str]:
     p = softmax([state.c * s for s in state.scores])
     return {"c": fmt(state.c, 2), "max-weight": sig(max(p)), "entropy": sig(entropy(p)),
             "gradient": sig(jacobian_norm(p))}
+
+
+SNIPPET = """p = softmax(c * scores)
+print("c:", fmt(c, 2))
+print("max-weight:", sig(p.max()))
+print("entropy:", sig(entropy(p)))
+print("gradient:", sig(jacobian_norm(p)))
+"""
+
+
+def snippet(state: State) -> str:
+    """softmax(c · s) and its three numbers in numpy."""
+    return _snippet.script(TITLE, {"scores": state.scores, "c": state.c}, SNIPPET,
+                           {"scores": "the raw scores", "c": "the factor that multiplies them"})
 

@@ -11,7 +11,7 @@ from ..pool import pool
 from ..sampling import normals
 from ..svg import fmt, sig, svg, text
 from ..vectors import dot
-from . import _chart, _common, _hist
+from . import _chart, _common, _hist, _snippet
 
 TITLE = "The whole argument in one picture"
 PAGE = "summary/"
@@ -141,3 +141,34 @@ def readouts(state: State) -> dict[str, str]:
             "scaled-std": sig(math.sqrt(stats.variance([v / c for v in scores]))),
             "saturated": sig(sum(r.saturated) / ROWS, 3),
             "max-weight": sig(rows.median(r.max_weight)), "gradient": sig(rows.median(r.jacobian))}
+
+
+SNIPPET = """c = np.sqrt(dk) if scaling == "on" else 1.0
+
+rng = np.random.default_rng(seed)
+q, k = rng.standard_normal((2, pairs, dk))
+scores = (q * k).sum(axis=1)  # stages 1 to 3: the wide score
+largest, jac = [], []
+for _ in range(rows):         # stage 6: one query against `words` keys per row
+    p = softmax(rng.standard_normal((words, dk)) @ rng.standard_normal(dk) / c)
+    largest.append(p.max())
+    jac.append(jacobian_norm(p))
+print("dk:", dk)
+print("score-std:", sig(scores.std(ddof=1)))
+print("expected score-std:", sig(np.sqrt(dk)))
+print("scaled-std:", sig((scores / c).std(ddof=1)))  # stages 4 and 5
+print("expected scaled-std:", sig(np.sqrt(dk) / c))
+print("saturated:", sig(np.mean(np.array(largest) > saturated_above), 3))
+print("max-weight:", sig(np.median(largest)))
+print("gradient:", sig(np.median(jac)))
+"""
+
+
+def snippet(state: State) -> str:
+    """Every stage's numbers from samples of the figure's sizes drawn in numpy."""
+    return _snippet.script(TITLE, {"dk": state.dk, "scaling": state.scaling, "seed": state.seed, "pairs": N,
+                                   "rows": ROWS, "words": WORDS, "saturated_above": rows.SATURATED}, SNIPPET,
+                           {"scaling": "on: divide the scores by the square root of dk; off: the stage is removed",
+                            "pairs": "(query, key) pairs for stages 1 to 5", "rows": "rows of stage 6",
+                            "words": "keys per row",
+                            "saturated_above": "a row saturates when its largest weight exceeds this"}, sampled=True)

@@ -10,7 +10,7 @@ from ..pool import pool
 from ..scales import Linear
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
-from . import _common
+from . import _common, _snippet
 
 TITLE = "Variance adds up: one unit per product"
 PAGE = "step-4/"
@@ -82,3 +82,20 @@ def readouts(state: State) -> dict[str, str]:
     """d_k, the measured score variance, and the height of the stacked bars."""
     bars, total = measured(state)
     return {"dk": str(state.dk), "total": sig(total), "bars": sig(stats.total(bars))}
+
+
+SNIPPET = """rng = np.random.default_rng(seed)
+q, k = rng.standard_normal((2, n, dk))  # n random (query, key) pairs
+products = q * k                         # column i holds the n products q_i k_i
+print("dk:", dk)
+print("total:", sig(products.sum(axis=1).var(ddof=1)))  # the variance of the score, their sum
+print("expected total:", sig(dk))
+print("bars:", sig(products.var(axis=0, ddof=1).sum()))  # each product's variance, stacked
+print("expected bars:", sig(dk))
+"""
+
+
+def snippet(state: State) -> str:
+    """The products' variances and the score's, from n pairs drawn in numpy."""
+    return _snippet.script(TITLE, {"dk": state.dk, "n": state.n, "seed": state.seed}, SNIPPET,
+                           {"n": "(query, key) pairs"}, sampled=True)

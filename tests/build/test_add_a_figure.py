@@ -11,7 +11,7 @@ MODULE = '''"""A figure that exists only in this test."""
 from typing import Any
 
 from pycore import params
-from pycore.figures import _common
+from pycore.figures import _common, _snippet
 from pycore.svg import svg, text
 
 TITLE = "Test-only figure"
@@ -22,6 +22,7 @@ PARAMS = (params.integer("x", 3, 0, 9, "A number to double.", control="range", l
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "One number.")
 derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
 
 
 def parse(p: params.Params) -> Any:
@@ -38,6 +39,10 @@ def render(state: Any) -> str:
 
 def readouts(state: Any) -> dict[str, str]:
     return {"double": str(2 * state.x)}
+
+
+def snippet(state: Any) -> str:
+    return _snippet.script(TITLE, {"x": state.x}, 'print("double:", 2 * x)\\n')
 '''
 
 
