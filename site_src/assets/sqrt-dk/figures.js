@@ -57,14 +57,16 @@ function startWorker() {
     return;
   }
   worker.onerror = (e) => { clearTimeout(stall); fail(`the worker failed (${e.message || "script error"})`); };
+  // The message types are listed in runtime.js.
   worker.onmessage = ({ data }) => {
-    if (data.fatal && data.id === undefined) { clearTimeout(stall); fail(`Python failed to load (${data.fatal})`); return; }
-    if (data.progress && !data.ready) { everyStatus(`Loading Python in your browser: ${data.progress}…`); return; }
-    if (data.ready) { clearTimeout(stall); phase = "ready"; figures.forEach(activate); return; }
     const w = waiting.get(data.id);
-    if (!w) return;
-    waiting.delete(data.id);
-    if (data.fatal) w.reject(new Error(data.fatal)); else w.resolve(data.answer);
+    switch (data.type) {
+      case "progress": everyStatus(`Loading Python in your browser: ${data.text}…`); break;
+      case "ready": clearTimeout(stall); phase = "ready"; figures.forEach(activate); break;
+      case "failed": clearTimeout(stall); fail(`Python failed to load (${data.reason})`); break;
+      case "answer": if (w) { waiting.delete(data.id); w.resolve(data.answer); } break;
+      case "error": if (w) { waiting.delete(data.id); w.reject(new Error(data.reason)); } break;
+    }
   };
 }
 
@@ -72,7 +74,7 @@ function call(request) {
   return new Promise((resolve, reject) => {
     const id = ++seq;
     waiting.set(id, { resolve, reject });
-    worker.postMessage({ id, request });
+    worker.postMessage({ type: "request", id, request });
   });
 }
 
