@@ -104,7 +104,7 @@ export class BridgeClient {
 // Events that set an absolute value (a tip's position, a field's value) carry all there is to
 // know, so a newer one replaces a queued one for the same handle or field. Other events (keys,
 // buttons) are relative and each one counts.
-const ABSOLUTE = ["drag", "set", "swing"];
+const ABSOLUTE = ["drag", "set"];
 
 const supersedes = (event, last) => Boolean(last) && event.type === last.type && ABSOLUTE.includes(event.type)
   && event.handle === last.handle && event.field === last.field;
