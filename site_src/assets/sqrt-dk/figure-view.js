@@ -28,8 +28,7 @@ export class FigureView {
     this.onEmbedPage = onEmbedPage;
     this.stage = el.querySelector(".sq-figure__stage");
     this.svg = null; // the last SVG shown from an answer
-    this.drag = null; // the handle being dragged
-    this.dragSvg = 0; // which of the stage's SVGs holds it
+    this.drag = null; // while dragging: {handle, svg: the index of the SVG that holds it, offset: pointer - centre}
     this.announce = false; // read the readouts out once the figure settles
     this.track = false; // the reader changed this figure: the address follows it
     this.pendingReady = false; // data-ready waits for the first answer
@@ -119,8 +118,9 @@ export class FigureView {
     return iframeCode(src.href, this.el.dataset.title, this.el.dataset.embedHeight);
   }
 
-  svgPoint(event) {
-    const svg = this.stage.querySelectorAll("svg")[this.dragSvg];
+  /** The pointer in user units of the stage's SVG at this index (an answer replaces the SVG element, not its place). */
+  svgPoint(event, index) {
+    const svg = this.stage.querySelectorAll("svg")[index];
     const m = svg.getScreenCTM().inverse();
     return { x: m.a * event.clientX + m.c * event.clientY + m.e, y: m.b * event.clientX + m.d * event.clientY + m.f };
   }
@@ -131,14 +131,20 @@ export class FigureView {
       const h = e.target.closest("[data-handle]");
       if (!h || !this.ready) return;
       e.preventDefault();
-      this.drag = h.dataset.handle;
-      this.dragSvg = [...stage.querySelectorAll("svg")].indexOf(h.closest("svg"));
+      // The tip keeps the offset at which it was grabbed (anywhere in its hit circle) rather than
+      // jumping to the pointer, so pressing alone sends nothing.
+      const svg = [...stage.querySelectorAll("svg")].indexOf(h.closest("svg"));
+      const pointer = this.svgPoint(e, svg);
+      const dot = h.querySelector(".sq-dot");
+      this.drag = { handle: h.dataset.handle, svg, offset: { x: pointer.x - dot.cx.baseVal.value, y: pointer.y - dot.cy.baseVal.value } };
       stage.setPointerCapture(e.pointerId);
       h.focus({ preventScroll: true });
-      this.queue.send({ type: "drag", handle: this.drag, ...this.svgPoint(e) });
     });
     stage.addEventListener("pointermove", (e) => {
-      if (this.drag) this.queue.send({ type: "drag", handle: this.drag, ...this.svgPoint(e) });
+      if (!this.drag) return;
+      const { handle, svg, offset } = this.drag;
+      const pointer = this.svgPoint(e, svg);
+      this.queue.send({ type: "drag", handle, x: pointer.x - offset.x, y: pointer.y - offset.y });
     });
     const end = () => {
       if (!this.drag) return;
