@@ -128,6 +128,7 @@ def test_reduced_motion_play_jumps_between_stops(watched):
     fig.locator("button[data-play]").click()
     page.wait_for_function("(f) => f.querySelector('[data-play]').getAttribute('aria-pressed') === 'false'",
                            arg=fig.element_handle(), timeout=15_000)
+    watched.settle("[data-figure='dot-product']")  # the last stop's answer may still be on its way
     swings = page.evaluate("() => window.swings")
     assert set(swings) <= {"0", "90", "180"} and swings[-1] == "180"
     assert len(swings) <= 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pycore.figures import query_key
 from tests.browser.conftest import drag, expected
 
 DOT = "[data-figure='dot-product']"
@@ -67,6 +68,36 @@ def test_query_key_drag_k_and_readouts(watched):
     svg, readouts = expected("query-key", state)
     assert watched.readouts(QK) == readouts and watched.svg(QK) == svg
     assert readouts["k"] == f"({state['k'][0]:g}, {state['k'][1]:g})"
+
+
+def test_a_drag_keeps_its_grab_offset(watched):
+    """A tip grabbed off its centre does not jump to the pointer: it moves by what the pointer moves."""
+    page = watched.open("/step-1/")
+    before = watched.state(QK)
+    dot = page.locator(f"{QK} [data-handle='q'] .sq-dot")
+    dot.scroll_into_view_if_needed()
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2 + 12, box["y"] + box["height"] / 2 + 9  # 15 CSS px from the centre
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-handle]').dataset.handle",
+                         [x, y]) == "q"
+    px_per_unit = page.locator(f"{QK} svg").evaluate("s => s.getScreenCTM().a") * query_key.PLANE.scale
+    page.mouse.move(x, y)
+    page.mouse.down()
+    watched.settle(QK)
+    assert watched.state(QK) == before, "pressing alone moves nothing"
+    dx, dy = -40, 30
+    page.mouse.move(x + dx, y + dy, steps=4)
+    page.mouse.up()
+    watched.wait_state_change(QK, before)
+    watched.settle(QK)
+    state = watched.state(QK)
+    want = (before["q"][0] + dx / px_per_unit, before["q"][1] - dy / px_per_unit)  # data y grows upwards
+    slack = 0.01 + 1 / px_per_unit  # the figure snaps to 0.01; the mouse lands on whole pixels
+    assert abs(state["q"][0] - want[0]) <= slack and abs(state["q"][1] - want[1]) <= slack, (state["q"], want)
+    assert state["k"] == before["k"]
+    svg, readouts = expected("query-key", state)
+    assert watched.svg(QK) == svg and watched.readouts(QK) == readouts
+    assert watched.errors == []
 
 
 def test_no_request_leaves_the_local_server(browser, server):

@@ -128,6 +128,20 @@ def test_embed_pages_load_the_sandbox_notice_as_a_classic_script(site_dir):
     assert '<script type="module" src="../../assets/sqrt-dk/figures.js"></script>' in text
 
 
+def test_page_scripts_name_no_figure():
+    """The page's JavaScript is generic: a figure's controls reach pycore as drags, keys, sets and buttons.
+
+    A figure's own event (the dot product's swing) is a ``set`` that pycore/bridge.py hands to
+    the figure, so no figure id and no such word belongs in a script.
+    """
+    scripts = sorted((ROOT / "site_src/assets/sqrt-dk").glob("*.js"))
+    assert len(scripts) >= 5
+    for script in scripts:
+        text = script.read_text(encoding="utf-8").lower()
+        named = [word for word in (*figures.FIGURES, "swing") if word in text]
+        assert named == [], f"{script.name} names {named}"
+
+
 def test_every_page_of_the_article_is_built(site_dir):
     pages = article_pages()
     assert {"/assumptions/", "/references/"} <= set(pages)

@@ -1,6 +1,12 @@
 // Pyodide plus the packed pycore, behind one message handler. The worker uses it, and so does
 // the page itself where no worker can be started (a frame sandboxed without allow-same-origin).
+//
+// Every message names its type. The page sends {type: "request", id, request}. This side posts
+// {type: "progress", text} while Python starts, then {type: "ready"} or {type: "failed", reason};
+// and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+
+const reason = (err) => String((err && err.message) || err);
 
 export function createRuntime(base, post) {
   let handle = null;
@@ -14,27 +20,25 @@ export function createRuntime(base, post) {
   }
 
   async function start() {
-    post({ progress: "loading the Python runtime" });
+    post({ type: "progress", text: "loading the Python runtime" });
     const core = fetchCore(); // downloads while Pyodide starts
     core.catch(() => {}); // its failure is reported when awaited below
     const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href });
-    post({ progress: "loading the figures' code" });
+    post({ type: "progress", text: "loading the figures' code" });
     pyodide.unpackArchive(await core, "zip");
     handle = pyodide.pyimport("pycore.bridge").handle;
   }
 
   const ready = start();
-  ready.then(
-    () => post({ progress: "ready", ready: true }),
-    (err) => post({ fatal: String((err && err.message) || err) }),
-  );
+  ready.then(() => post({ type: "ready" }), (err) => post({ type: "failed", reason: reason(err) }));
 
-  return async ({ id, request }) => {
+  return async ({ type, id, request }) => {
     try {
+      if (type !== "request") throw new Error(`unknown message type '${type}'`);
       await ready;
-      post({ id, answer: JSON.parse(handle(JSON.stringify(request))) });
+      post({ type: "answer", id, answer: JSON.parse(handle(JSON.stringify(request))) });
     } catch (err) {
-      post({ id, fatal: String((err && err.message) || err) });
+      post({ type: "error", id, reason: reason(err) });
     }
   };
 }

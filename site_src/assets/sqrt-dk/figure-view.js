@@ -1,0 +1,207 @@
+// One figure on the page: its element's events become requests to pycore, and each answer is
+// shown (SVG, readouts, control values, status line, announcement, permalink). All math is in pycore.
+import { RequestQueue } from "./bridge-client.js";
+import { iframeCode } from "./embed.js";
+
+/** A state as URL parameters, the form permalinks and embed addresses share. */
+function query(state) {
+  return Object.entries(state).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(",") : v)}`).join("&");
+}
+
+function copy(button, text) {
+  const done = () => { button.textContent = "Embed code copied"; setTimeout(() => { button.textContent = "Copy embed code"; }, 2000); };
+  const fallback = () => window.prompt("Copy this embed code:", text);
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, fallback); else fallback();
+}
+
+export class FigureView {
+  /**
+   * @param {HTMLElement} el the [data-figure] element, already drawn in its starting state
+   * @param {import("./bridge-client.js").BridgeClient} client
+   * @param {boolean} onEmbedPage the address bar is the host's business there: leave it alone
+   */
+  constructor(el, client, onEmbedPage) {
+    this.el = el;
+    this.id = el.dataset.figure;
+    this.state = JSON.parse(el.dataset.state);
+    this.client = client;
+    this.onEmbedPage = onEmbedPage;
+    this.stage = el.querySelector(".sq-figure__stage");
+    this.svg = null; // the last SVG shown from an answer
+    this.drag = null; // while dragging: {handle, svg: the index of the SVG that holds it, offset: pointer - centre}
+    this.announce = false; // read the readouts out once the figure settles
+    this.track = false; // the reader changed this figure: the address follows it
+    this.pendingReady = false; // data-ready waits for the first answer
+    this.timer = null; // Play's interval
+    this.queue = new RequestQueue(client, {
+      request: (event) => (event.type === "render"
+        ? { op: "render", figure: this.id, params: event.params }
+        : { op: "update", figure: this.id, state: this.state, event }),
+      answer: (answer) => this.show(answer),
+      error: (err) => this.status(`This figure stopped working: ${err.message}`, true),
+    });
+    this.bind();
+  }
+
+  get ready() { return this.client.phase === "ready"; }
+
+  status(text, isError = false) {
+    const line = this.el.querySelector("[data-status]");
+    if (!line) return;
+    line.textContent = text;
+    line.classList.toggle("sq-figure__status--error", isError);
+  }
+
+  /** Python is up: enable the controls and, if the address asks for a state, draw it. */
+  activate(params) {
+    this.el.querySelectorAll("input, button").forEach((c) => { c.disabled = false; });
+    this.status("");
+    if (params) { this.pendingReady = true; this.queue.send({ type: "render", params }); } else this.el.dataset.ready = "true";
+  }
+
+  /** A state asked for by the article's address, "#<figure-anchor>?...", or null. */
+  linkedParams() {
+    const [anchor, search] = decodeURIComponent(location.hash.slice(1)).split("?");
+    if (anchor !== this.el.id || search === undefined) return null;
+    requestAnimationFrame(() => this.el.scrollIntoView());
+    return Object.fromEntries(new URLSearchParams(search.replace(/,/g, "%2C")));
+  }
+
+  show(answer) {
+    if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+    const focused = document.activeElement && document.activeElement.closest("[data-handle]");
+    const focusName = focused && this.stage.contains(focused) ? focused.dataset.handle : null;
+    if (this.svg !== answer.svg) { this.stage.innerHTML = answer.svg; this.svg = answer.svg; }
+    if (focusName) { const h = this.stage.querySelector(`[data-handle="${focusName}"]`); if (h) h.focus(); }
+    this.state = answer.state;
+    this.el.dataset.state = JSON.stringify(answer.state);
+    for (const [name, text] of Object.entries(answer.readouts)) {
+      const out = this.el.querySelector(`[data-readout="${name}"]`);
+      if (out) out.textContent = text;
+    }
+    for (const [name, value] of Object.entries(answer.values)) {
+      this.el.querySelectorAll(`[data-field="${name}"]`).forEach((input) => {
+        if (input.type === "radio") input.checked = input.value === value;
+        else if (document.activeElement !== input) input.value = value;
+      });
+      const output = this.el.querySelector(`output[data-value="${name}"]`);
+      if (output) output.textContent = value;
+    }
+    this.status(answer.error ? answer.error : "", Boolean(answer.error));
+    if (answer.error) this.el.dataset.error = answer.error; else delete this.el.dataset.error;
+    if (this.announce && this.queue.empty && !this.drag) { this.announce = false; this.speak(); }
+    if (this.track) this.remember();
+    if (this.pendingReady) { this.pendingReady = false; this.el.dataset.ready = "true"; }
+  }
+
+  /** Read the readouts out through the live region. */
+  speak() {
+    const parts = [...this.el.querySelectorAll(".sq-figure__readouts > div")]
+      .map((row) => `${row.querySelector("dt").textContent} ${row.querySelector("dd").textContent}`);
+    const region = this.el.querySelector("[data-announce]");
+    if (region) region.textContent = parts.join("; ");
+  }
+
+  // The address bar follows the last figure the reader changed, without adding history entries.
+  remember() {
+    if (this.onEmbedPage) return;
+    const url = new URL(location.href);
+    url.hash = `${this.el.id}?${query(this.state)}`;
+    history.replaceState(history.state, "", url);
+    const link = this.el.querySelector('[data-action="permalink"]');
+    if (link) link.href = url.href;
+  }
+
+  embedCode() {
+    const src = new URL(this.el.dataset.embed, location.href);
+    src.search = query(this.state);
+    return iframeCode(src.href, this.el.dataset.title, this.el.dataset.embedHeight);
+  }
+
+  /** The pointer in user units of the stage's SVG at this index (an answer replaces the SVG element, not its place). */
+  svgPoint(event, index) {
+    const svg = this.stage.querySelectorAll("svg")[index];
+    const m = svg.getScreenCTM().inverse();
+    return { x: m.a * event.clientX + m.c * event.clientY + m.e, y: m.b * event.clientX + m.d * event.clientY + m.f };
+  }
+
+  bind() {
+    const stage = this.stage;
+    stage.addEventListener("pointerdown", (e) => {
+      const h = e.target.closest("[data-handle]");
+      if (!h || !this.ready) return;
+      e.preventDefault();
+      // The tip keeps the offset at which it was grabbed (anywhere in its hit circle) rather than
+      // jumping to the pointer, so pressing alone sends nothing.
+      const svg = [...stage.querySelectorAll("svg")].indexOf(h.closest("svg"));
+      const pointer = this.svgPoint(e, svg);
+      const dot = h.querySelector(".sq-dot");
+      this.drag = { handle: h.dataset.handle, svg, offset: { x: pointer.x - dot.cx.baseVal.value, y: pointer.y - dot.cy.baseVal.value } };
+      stage.setPointerCapture(e.pointerId);
+      h.focus({ preventScroll: true });
+    });
+    stage.addEventListener("pointermove", (e) => {
+      if (!this.drag) return;
+      const { handle, svg, offset } = this.drag;
+      const pointer = this.svgPoint(e, svg);
+      this.queue.send({ type: "drag", handle, x: pointer.x - offset.x, y: pointer.y - offset.y });
+    });
+    const end = () => {
+      if (!this.drag) return;
+      this.drag = null;
+      this.track = true;
+      if (this.queue.idle) { this.speak(); this.remember(); } else this.announce = true;
+    };
+    stage.addEventListener("pointerup", end);
+    stage.addEventListener("pointercancel", end);
+    stage.addEventListener("keydown", (e) => {
+      const h = e.target.closest("[data-handle]");
+      const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"];
+      if (!h || !keys.includes(e.key) || !this.ready) return;
+      e.preventDefault();
+      this.announce = true; this.track = true;
+      this.queue.send({ type: "key", handle: h.dataset.handle, key: e.key, shift: e.shiftKey });
+    });
+    this.el.addEventListener("input", (e) => {
+      const input = e.target.closest("[data-field]");
+      if (!input || input.type === "text") return; // text is sent whole, on change
+      this.sendField(input);
+    });
+    this.el.addEventListener("change", (e) => {
+      this.announce = true;
+      const input = e.target.closest("input[type='text'][data-field]");
+      if (input) this.sendField(input);
+    });
+    this.el.addEventListener("click", (e) => {
+      const b = e.target.closest("button, a[data-action]");
+      if (!b || !this.ready) return;
+      if (b.dataset.set) { this.announce = this.track = true; this.queue.send({ type: "set", field: b.dataset.set, value: b.dataset.value }); }
+      else if (b.dataset.event) { this.announce = this.track = true; this.queue.send({ type: b.dataset.event }); }
+      else if (b.dataset.play) this.play(b);
+      else if (b.dataset.action === "embed") copy(b, this.embedCode());
+    });
+  }
+
+  sendField(input) {
+    const output = this.el.querySelector(`output[data-value="${input.dataset.field}"]`);
+    if (output) output.textContent = input.value;
+    this.track = true;
+    this.queue.send({ type: "set", field: input.dataset.field, value: input.value });
+  }
+
+  // Play sweeps a range control from its first stop to its last; with reduced motion it jumps between stops.
+  play(button) {
+    const stop = () => { clearInterval(this.timer); this.timer = null; button.setAttribute("aria-pressed", "false"); };
+    if (this.timer) { stop(); return; }
+    const name = button.dataset.play;
+    const stops = button.dataset.stops.split(",").map(Number);
+    const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const values = reduced ? stops : Array.from({ length: 61 }, (_, i) => stops[0] + (i / 60) * (stops[stops.length - 1] - stops[0]));
+    let i = 0;
+    button.setAttribute("aria-pressed", "true");
+    this.timer = setInterval(() => {
+      this.queue.send({ type: "set", field: name, value: String(Math.round(values[i] * 100) / 100) });
+      if (++i >= values.length) { stop(); this.announce = true; }
+    }, reduced ? 1500 : 50);
+  }
+}
