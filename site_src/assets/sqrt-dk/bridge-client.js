@@ -103,11 +103,12 @@ export class BridgeClient {
 
 // Events that set an absolute value (a tip's position, a field's value) carry all there is to
 // know, so a newer one replaces a queued one for the same handle or field. Other events (keys,
-// buttons) are relative and each one counts.
+// buttons) are relative and each one counts. A queued "continue" (more work on a busy state)
+// gives way to any newer event: the reader has moved on.
 const ABSOLUTE = ["drag", "set"];
 
-const supersedes = (event, last) => Boolean(last) && event.type === last.type && ABSOLUTE.includes(event.type)
-  && event.handle === last.handle && event.field === last.field;
+const supersedes = (event, last) => Boolean(last) && (last.type === "continue"
+  || (event.type === last.type && ABSOLUTE.includes(event.type) && event.handle === last.handle && event.field === last.field));
 
 // One request in flight per figure. The browser already delivers pointer moves once per frame;
 // while a request is in flight, newer moves replace the queued one, so each figure costs at most

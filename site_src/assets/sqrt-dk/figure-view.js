@@ -1,5 +1,10 @@
 // One figure on the page: its element's events become requests to pycore, and each answer is
 // shown (SVG, readouts, control values, status line, announcement, permalink). All math is in pycore.
+//
+// Long work comes in slices: every request lets Python work about SLICE_MS before it answers.
+// A "busy" answer shows what is drawn so far (data-state is that drawn state), marks the figure
+// data-busy and puts the progress in the status line; the view then asks to continue, unless the
+// reader has already asked for something newer, which replaces the continuation.
 import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 
@@ -13,6 +18,8 @@ function copy(button, text) {
   const fallback = () => window.prompt("Copy this embed code:", text);
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, fallback); else fallback();
 }
+
+const SLICE_MS = 50;
 
 export class FigureView {
   /**
@@ -34,9 +41,12 @@ export class FigureView {
     this.pendingReady = false; // data-ready waits for the first answer
     this.timer = null; // Play's interval
     this.queue = new RequestQueue(client, {
-      request: (event) => (event.type === "render"
-        ? { op: "render", figure: this.id, params: event.params }
-        : { op: "update", figure: this.id, state: this.state, event }),
+      request: (event) => {
+        const base = { figure: this.id, slice_ms: SLICE_MS };
+        if (event.type === "render") return { ...base, op: "render", params: event.params };
+        if (event.type === "continue") return { ...base, op: "continue", state: this.state };
+        return { ...base, op: "update", state: this.state, event };
+      },
       answer: (answer) => this.show(answer),
       error: (err) => this.status(`This figure stopped working: ${err.message}`, true),
     });
@@ -71,11 +81,12 @@ export class FigureView {
     if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
     const focused = document.activeElement && document.activeElement.closest("[data-handle]");
     const focusName = focused && this.stage.contains(focused) ? focused.dataset.handle : null;
-    if (this.svg !== answer.svg) { this.stage.innerHTML = answer.svg; this.svg = answer.svg; }
+    if (answer.svg !== undefined && this.svg !== answer.svg) { this.stage.innerHTML = answer.svg; this.svg = answer.svg; }
     if (focusName) { const h = this.stage.querySelector(`[data-handle="${focusName}"]`); if (h) h.focus(); }
     this.state = answer.state;
-    this.el.dataset.state = JSON.stringify(answer.state);
-    for (const [name, text] of Object.entries(answer.readouts)) {
+    if (!answer.busy) this.el.dataset.state = JSON.stringify(answer.state);
+    else if (answer.drawn) this.el.dataset.state = JSON.stringify(answer.drawn);
+    for (const [name, text] of Object.entries(answer.readouts || {})) {
       const out = this.el.querySelector(`[data-readout="${name}"]`);
       if (out) out.textContent = text;
     }
@@ -87,9 +98,13 @@ export class FigureView {
       const output = this.el.querySelector(`output[data-value="${name}"]`);
       if (output) output.textContent = value;
     }
-    this.status(answer.error ? answer.error : "", Boolean(answer.error));
+    this.status(answer.error || answer.progress || "", Boolean(answer.error));
     if (answer.error) this.el.dataset.error = answer.error; else delete this.el.dataset.error;
-    if (this.announce && this.queue.empty && !this.drag) { this.announce = false; this.speak(); }
+    if (answer.busy) {
+      this.el.dataset.busy = "true";
+      if (this.queue.empty) this.queue.send({ type: "continue" });
+    } else delete this.el.dataset.busy;
+    if (this.announce && !answer.busy && this.queue.empty && !this.drag) { this.announce = false; this.speak(); }
     if (this.track) this.remember();
     if (this.pendingReady) { this.pendingReady = false; this.el.dataset.ready = "true"; }
   }
