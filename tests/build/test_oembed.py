@@ -166,3 +166,13 @@ def test_nothing_in_the_oembed_files_points_at_another_host(site_dir, site_url):
         assert found, f"{path} names no address"
         for url in found:
             assert url.startswith(site_url), f"{path} points at {url}"
+
+
+def test_the_teachers_page_links_the_list_and_its_example_is_in_it(site_dir, site_url):
+    page = (site_dir / "teachers" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../embed/figures.json">' in page and (site_dir / "embed" / "figures.json").is_file()
+    assert "Embedding by address: oEmbed" in page and "A list for course tooling" in page
+    source = (ROOT / "site_src" / "teachers.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", source, re.S).group(1))
+    entry = next(f for f in figure_list(site_dir)["figures"] if f["id"] == "score-histogram")
+    assert example == entry["parameters"][0]
