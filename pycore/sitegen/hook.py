@@ -140,7 +140,10 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_build(config):
-    """Write the core archive and its manifest, vendor files and one embed page per figure."""
+    """Write the core archive and its manifest, vendor files, one embed page and oEmbed response per
+    figure and the list of figures; the last two need ``site_url``, since they hold absolute addresses."""
+    if not config["site_url"]:
+        raise PluginError("site_url is not set: the oEmbed responses and embed/figures.json need the site's address")
     site = Path(config["site_dir"])
     name, data = pack.core_archive()
     assets = site / "assets" / "sqrt-dk"
@@ -150,5 +153,5 @@ def on_post_build(config):
     (assets / name).write_bytes(data)
     (assets / "core.json").write_text(json.dumps({"archive": name}), encoding="utf-8")
     pack.copy_vendor(site)
-    embed.write_pages(site)
+    embed.write_pages(site, config["site_url"], config["site_name"])
 
