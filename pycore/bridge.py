@@ -2,6 +2,7 @@
 
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
 "event"}``, ``{"op": "continue", "figure", "state"}`` (more work on a busy state),
+``{"op": "snippet", "figure", "state"}`` (the figure's numpy script for Copy as Python),
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling) and ``{"op": "time-pool",
 "seed", "n", "dk"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
 ``readouts`` and ``values``; a problem adds ``error`` and never raises.
@@ -112,6 +113,9 @@ def handle(request_json: str) -> str:
             result = update(request["figure"], request["state"], request["event"], slice_ms)
         elif op == "continue":
             result = resume(request["figure"], request["state"], slice_ms)
+        elif op == "snippet":
+            module = figures.get(request["figure"])
+            result = {"snippet": module.snippet(module.parse(from_json(request["state"])))}
         elif op == "digest":
             result = {"digest": digest(int(request["seed"]), int(request["count"]))}
         elif op == "time-pool":

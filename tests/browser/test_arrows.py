@@ -80,7 +80,7 @@ def test_a_drag_keeps_its_grab_offset(watched):
     x, y = box["x"] + box["width"] / 2 + 12, box["y"] + box["height"] / 2 + 9  # 15 CSS px from the centre
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-handle]').dataset.handle",
                          [x, y]) == "q"
-    px_per_unit = page.locator(f"{QK} svg").evaluate("s => s.getScreenCTM().a") * query_key.PLANE.scale
+    px_per_unit = page.locator(f"{QK} svg").evaluate("s => s.getScreenCTM().a") * (query_key.PLANE.x(1) - query_key.PLANE.x(0))
     page.mouse.move(x, y)
     page.mouse.down()
     watched.settle(QK)

@@ -7,15 +7,20 @@
 // reader has already asked for something newer, which replaces the continuation.
 import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
+import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
 function query(state) {
   return Object.entries(state).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(",") : v)}`).join("&");
 }
 
-function copy(button, text) {
-  const done = () => { button.textContent = "Embed code copied"; setTimeout(() => { button.textContent = "Copy embed code"; }, 2000); };
-  const fallback = () => window.prompt("Copy this embed code:", text);
+/** A state as the parameters a render request takes. */
+const params = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]));
+
+/** Copy text; the button says so for two seconds. Without a clipboard, the embed code is offered in a prompt. */
+function copy(button, text, copied, fallback) {
+  const label = button.textContent;
+  const done = () => { button.textContent = copied; setTimeout(() => { button.textContent = label; }, 2000); };
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, fallback); else fallback();
 }
 
@@ -40,6 +45,9 @@ export class FigureView {
     this.track = false; // the reader changed this figure: the address follows it
     this.pendingReady = false; // data-ready waits for the first answer
     this.timer = null; // Play's interval
+    this.initial = this.state; // what Reset goes back to: the built state, or the one the address asked for
+    this.awaitInitial = false;
+    this.python = el.querySelector("[data-snippet]");
     this.queue = new RequestQueue(client, {
       request: (event) => {
         const base = { figure: this.id, slice_ms: SLICE_MS };
@@ -66,7 +74,10 @@ export class FigureView {
   activate(params) {
     this.el.querySelectorAll("input, button").forEach((c) => { c.disabled = false; });
     this.status("");
-    if (params) { this.pendingReady = true; this.queue.send({ type: "render", params }); } else this.el.dataset.ready = "true";
+    if (params) {
+      this.pendingReady = this.awaitInitial = true;
+      this.queue.send({ type: "render", params });
+    } else this.el.dataset.ready = "true";
   }
 
   /** A state asked for by the article's address, "#<figure-anchor>?...", or null. */
@@ -104,17 +115,62 @@ export class FigureView {
       this.el.dataset.busy = "true";
       if (this.queue.empty) this.queue.send({ type: "continue" });
     } else delete this.el.dataset.busy;
-    if (this.announce && !answer.busy && this.queue.empty && !this.drag) { this.announce = false; this.speak(); }
+    if (this.announce && !answer.busy && this.queue.empty && !this.drag) {
+      this.announce = false;
+      this.speak(this.lead || "");
+      this.lead = "";
+    }
     if (this.track) this.remember();
     if (this.pendingReady) { this.pendingReady = false; this.el.dataset.ready = "true"; }
+    if (this.awaitInitial && !answer.busy) { this.awaitInitial = false; this.initial = answer.state; }
   }
 
-  /** Read the readouts out through the live region. */
-  speak() {
+  /** Read the readouts out through the live region, after ``lead`` if given. */
+  speak(lead = "") {
     const parts = [...this.el.querySelectorAll(".sq-figure__readouts > div")]
       .map((row) => `${row.querySelector("dt").textContent} ${row.querySelector("dd").textContent}`);
+    this.say(lead + parts.join("; "));
+  }
+
+  say(text) {
     const region = this.el.querySelector("[data-announce]");
-    if (region) region.textContent = parts.join("; ");
+    if (region) region.textContent = text;
+  }
+
+  /** Back to the state the page started with. */
+  reset() {
+    this.announce = this.track = true;
+    this.lead = "Reset to the starting state. ";
+    this.queue.send({ type: "render", params: params(this.initial) });
+  }
+
+  /** Show the numpy script for the current state in the panel and copy it; a second press closes the panel. */
+  async togglePython(button) {
+    if (!this.python.hidden) { this.closePython(); return; }
+    const answer = await this.client.call({ op: "snippet", figure: this.id, state: this.state });
+    if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+    this.python.querySelector("code").textContent = answer.snippet;
+    this.python.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    copy(button, answer.snippet, "Python copied", () => this.python.querySelector("pre").focus());
+    this.say("The Python script is shown below the figure and copied to the clipboard.");
+  }
+
+  closePython() {
+    this.python.hidden = true;
+    const button = this.el.querySelector('[data-action="python"]');
+    button.setAttribute("aria-expanded", "false");
+    button.focus();
+  }
+
+  /** Save the drawing as shown now, as SVG or as a PNG at twice its size. */
+  async download(kind) {
+    const caption = this.el.querySelector("figcaption");
+    const description = `${caption ? caption.textContent : ""} State: ${query(this.state)}.`;
+    const svg = await standaloneSvg(this.stage, this.el.dataset.title, description);
+    const blob = kind === "png" ? await pngFrom(svg) : new Blob([svg.text], { type: "image/svg+xml" });
+    save(blob, `${fileStem(this.id, this.state)}.${kind}`);
+    this.say(`Saved the figure as ${kind.toUpperCase()}.`);
   }
 
   // The address bar follows the last figure the reader changed, without adding history entries.
@@ -187,13 +243,20 @@ export class FigureView {
       const input = e.target.closest("input[type='text'][data-field]");
       if (input) this.sendField(input);
     });
+    this.python.addEventListener("keydown", (e) => { if (e.key === "Escape") this.closePython(); });
     this.el.addEventListener("click", (e) => {
       const b = e.target.closest("button, a[data-action]");
+      if (b && b.dataset.download) { this.download(b.dataset.download); return; }
       if (!b || !this.ready) return;
       if (b.dataset.set) { this.announce = this.track = true; this.queue.send({ type: "set", field: b.dataset.set, value: b.dataset.value }); }
       else if (b.dataset.event) { this.announce = this.track = true; this.queue.send({ type: b.dataset.event }); }
       else if (b.dataset.play) this.play(b);
-      else if (b.dataset.action === "embed") copy(b, this.embedCode());
+      else if (b.dataset.action === "embed") {
+        const code = this.embedCode();
+        copy(b, code, "Embed code copied", () => window.prompt("Copy this embed code:", code));
+      } else if (b.dataset.action === "reset") this.reset();
+      else if (b.dataset.action === "python") this.togglePython(b);
+      else if (b.dataset.action === "close-python") this.closePython();
     });
   }
 
