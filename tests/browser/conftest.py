@@ -75,7 +75,8 @@ class Watched:
             arg=[selector, json.dumps(before, separators=(",", ":"))], timeout=10_000)
 
     def settle(self, selector: str):
-        """Wait until the figure has no request in flight (its state stops changing)."""
+        """Wait until the figure is not working in slices and has no request in flight (its state stops changing)."""
+        self.page.wait_for_function("(s) => !document.querySelector(s).dataset.busy", arg=selector, timeout=60_000)
         self.page.wait_for_timeout(150)
         last = None
         for _ in range(40):

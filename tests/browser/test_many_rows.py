@@ -32,12 +32,15 @@ def test_saturation_every_control(watched):
 def test_saturation_bad_seed_gets_a_message_and_keeps_the_figure(watched):
     page = watched.open("/step-5/")
     fig = "[data-figure='saturation']"
+    watched.settle(fig)
     before = watched.state(fig)
     seed = page.locator(f"{fig} input[data-field='seed']")
     seed.fill("-3")
     seed.press("Enter")
     page.locator(f"{fig} [data-status]").filter(has_text="seed must be a whole number").wait_for(timeout=10_000)
+    watched.settle(fig)
     assert watched.state(fig) == before
+    assert "seed must be a whole number" in page.locator(f"{fig} [data-status]").text_content()
 
 
 def test_correlated_every_control(watched):

@@ -47,9 +47,11 @@ export class FigureView {
     this.timer = null; // Play's interval
     this.initial = this.state; // what Reset goes back to: the built state, or the one the address asked for
     this.awaitInitial = false;
+    this.carried = ""; // a message from the request whose work is being continued
     this.python = el.querySelector("[data-snippet]");
     this.queue = new RequestQueue(client, {
       request: (event) => {
+        if (event.type !== "continue") this.carried = ""; // a message belongs to the request that caused it
         const base = { figure: this.id, slice_ms: SLICE_MS };
         if (event.type === "render") return { ...base, op: "render", params: event.params };
         if (event.type === "continue") return { ...base, op: "continue", state: this.state };
@@ -109,8 +111,10 @@ export class FigureView {
       const output = this.el.querySelector(`output[data-value="${name}"]`);
       if (output) output.textContent = value;
     }
-    this.status(answer.error || answer.progress || "", Boolean(answer.error));
-    if (answer.error) this.el.dataset.error = answer.error; else delete this.el.dataset.error;
+    if (answer.error) this.carried = answer.error;
+    const error = answer.error || this.carried;
+    this.status(error || answer.progress || "", Boolean(error));
+    if (error) this.el.dataset.error = error; else delete this.el.dataset.error;
     if (answer.busy) {
       this.el.dataset.busy = "true";
       if (this.queue.empty) this.queue.send({ type: "continue" });
@@ -121,8 +125,9 @@ export class FigureView {
       this.lead = "";
     }
     if (this.track) this.remember();
+    if (answer.busy) return;
     if (this.pendingReady) { this.pendingReady = false; this.el.dataset.ready = "true"; }
-    if (this.awaitInitial && !answer.busy) { this.awaitInitial = false; this.initial = answer.state; }
+    if (this.awaitInitial) { this.awaitInitial = false; this.initial = answer.state; }
   }
 
   /** Read the readouts out through the live region, after ``lead`` if given. */
