@@ -83,9 +83,9 @@ def test_every_figure_has_an_oembed_rich_response_framing_its_embed_page(site_di
 
 
 def test_the_oembed_snippet_is_what_copy_embed_code_writes(site_dir, site_url):
-    """figures.js builds the same <iframe> in the browser; fill its template with the same values."""
-    script = (ROOT / "site_src" / "assets" / "sqrt-dk" / "figures.js").read_text(encoding="utf-8")
-    template = re.search(r"function iframeCode\(src, title, height\) \{\s*return `([^`]*)`", script).group(1)
+    """embed.js builds the same <iframe> in the browser; fill its template with the same values."""
+    script = (ROOT / "site_src" / "assets" / "sqrt-dk" / "embed.js").read_text(encoding="utf-8")
+    template = re.search(r"export function iframeCode\(src, title, height\) \{\s*return `([^`]*)`", script).group(1)
     for figure_id, module in figures.FIGURES.items():
         src = f"{site_url}embed/{figure_id}/"
         js = (template.replace("${attr(src)}", src).replace("${attr(title)}", module.TITLE)
