@@ -124,7 +124,7 @@ def test_gradients_match_central_differences(divisor):
     for which, grad in ((0, dwq), (1, dwk)):
         for _ in range(4):
             i, j = rng.randrange(train.D), rng.randrange(dk)
-            up, down = [[row[:] for row in wq], [row[:] for row in wk]], [[row[:] for row in wq], [row[:] for row in wk]]
+            up, down = [[row[:] for row in w] for w in (wq, wk)], [[row[:] for row in w] for w in (wq, wk)]
             up[which][i][j] += h
             down[which][i][j] -= h
             numeric = (train.loss_and_grads(*up, b, c)[0] - train.loss_and_grads(*down, b, c)[0]) / (2 * h)
