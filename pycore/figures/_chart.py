@@ -72,6 +72,12 @@ def series(ax: Axes, xs: Sequence[float], ys: Sequence[float], cls: str) -> str:
     return el("g", {"class": f"sq-series {cls}"}, [marks.polyline(pts, "sq-series__line"), *dots])
 
 
+def band(ax: Axes, xs: Sequence[float], lo: Sequence[float], hi: Sequence[float], cls: str) -> str:
+    """A shaded area between two lines over the same xs: along hi, then back along lo."""
+    pts = [(ax.x(x), ax.y(y)) for x, y in [*zip(xs, hi), *zip(reversed(xs), reversed(lo))]]
+    return el("polygon", {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in pts), "class": cls})
+
+
 def legend(x: float, y: float, entries: Sequence[tuple[str, str]]) -> list[str]:
     """Short line samples with labels, one row each."""
     parts = []

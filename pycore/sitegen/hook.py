@@ -18,7 +18,7 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, pack, reproduce  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, pack, reproduce, train_grid  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
@@ -76,7 +76,13 @@ def _reproduction(root: str) -> str:
     return reproduce.markdown(reproduce.table())
 
 
-PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-table": _reproduction}
+def _train_grid(root: str) -> str:
+    """The numpy training grid: settings, chart, statements computed from its numbers, and its table."""
+    return train_grid.markdown(train_grid.grid())
+
+
+PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-table": _reproduction,
+         "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 

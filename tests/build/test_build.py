@@ -12,6 +12,7 @@ import pytest
 
 from pycore import figures
 from pycore.params import from_json
+from pycore.sitegen import train_grid
 from tests.conftest import ROOT, article_pages, build_site
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
@@ -103,7 +104,23 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, "
-            "reproduction-table") in output
+            "reproduction-table, train-grid") in output
+
+
+def test_the_train_grid_block_puts_its_chart_statements_and_table_on_the_page(tmp_path):
+    config = _site_copy(tmp_path, "# Training\n\n```generated\ntrain-grid\n```\n")
+    try:
+        result = build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
+    g = train_grid.grid()
+    assert train_grid.chart(g) in page, "the chart reaches the page as it was drawn"
+    for statement in train_grid.statements(g):
+        assert f"<li>{html.escape(statement, quote=False)}</li>" in page
+    table = page[page.index("<table>"):page.index("</table>")]
+    assert table.count("<tr>") == 1 + len(g.runs)
 
 
 def test_an_old_comment_marker_fails_the_build_naming_the_page(tmp_path):

@@ -1,0 +1,231 @@
+"""A tiny attention layer trained with ÷1, ÷√d_k and ÷d_k: the same data, the same start, only c differs.
+
+Each example holds n keys' inputs x_1..x_n ∈ R^D (iid N(0, 1)), a target index t (uniform) and
+a query input that is a noisy copy of the target's, x_q = x_t + σ·ε. The layer projects them,
+q = x_q W_Q and k_j = x_j W_K (W_Q, W_K ∈ R^{D×d_k}, entries N(0, 1/D), so q and k start with
+unit-variance entries), scores s_j = q·k_j / c, weights p = softmax(s), and is trained on
+loss = −log p_t, averaged over a batch of BATCH examples, with SGD or Adam.
+
+Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With g = (p − onehot_t) / B
+per example, dL/dq = Σ_j g_j k_j / c = r W_K / c where r = Σ_j g_j x_j, so dL/dW_Q = Σ x_qᵀ dL/dq = G W_K / c,
+and dL/dW_K = Σ_j x_jᵀ g_j q / c = Gᵀ W_Q / c, with G = Σ over the batch of x_qᵀ r (D×D). Computed that
+way a step costs O(D² d_k + B n D) instead of O(B n D d_k). Sums are math.fsum, exp and log come
+from detmath, normals from sampling, so CPython and Pyodide give the same losses bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from math import fsum, sqrt
+from operator import mul
+from typing import NamedTuple
+
+from . import rows
+from .detmath import exp, log
+from .sampling import normals
+
+D = 8
+"""Size of every input x."""
+N = 8
+"""Keys per example: the length of each softmax."""
+BATCH = 8
+"""Examples per step."""
+SIGMA = 0.5
+"""Noise on the query input: x_q = x_t + SIGMA·ε."""
+STEPS = 200
+"""Steps of a full run."""
+DK_DEFAULT = 64
+LR = {"sgd": 0.5, "adam": 0.01}
+"""Default learning rates, the same for every divisor: on a 1-2-5 grid (SGD 0.05 to 5, Adam 0.001
+to 0.1), the rate at which ÷√d_k at d_k = 64 reached the lowest median final loss (mean batch loss
+over the last 20 steps) over seeds 11 to 20, which the build's grid does not use."""
+DIVISORS = rows.DIVISORS
+OPTIMIZERS = ("sgd", "adam")
+BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
+"""Adam's constants."""
+SATURATED = rows.SATURATED
+"""A row is saturated when its largest weight exceeds this."""
+
+Matrix = list[list[float]]
+"""Row-major: a list of rows."""
+
+
+class Example(NamedTuple):
+    """One training example: the query input, the n keys' inputs and the index of the aligned key."""
+
+    query: list[float]
+    keys: list[list[float]]
+    target: int
+
+
+class Batches(rows.Growing):
+    """The seed's data stream: one fresh batch per step, the same for every d_k, divisor and optimizer.
+
+    Step r takes, in order, BATCH·N·D normals for the keys' inputs (example by example, key by key),
+    BATCH targets int(N·u) from random(), and BATCH·D normals for the query noise.
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self._rng = random.Random(f"{seed}:train-data")
+        self.batches: list[list[Example]] = []
+
+    def _row(self, r: int) -> None:
+        rng = self._rng
+        flat = normals(rng, BATCH * N * D)
+        targets = [int(N * rng.random()) for _ in range(BATCH)]
+        noise = normals(rng, BATCH * D)
+        batch = []
+        for b, t in enumerate(targets):
+            keys = [flat[(b * N + j) * D:(b * N + j + 1) * D] for j in range(N)]
+            eps = noise[b * D:(b + 1) * D]
+            batch.append(Example([x + SIGMA * e for x, e in zip(keys[t], eps)], keys, t))
+        self.batches.append(batch)
+
+
+@lru_cache(maxsize=8)
+def batches(seed: int) -> Batches:
+    """The shared, growing data stream of a seed."""
+    return Batches(seed)
+
+
+def initial_weights(dk: int, seed: int) -> tuple[Matrix, Matrix]:
+    """W_Q then W_K (D×d_k each, row by row) from the seed's weight stream, entries N(0, 1/D)."""
+    scale = 1 / sqrt(D)
+    flat = [v * scale for v in normals(random.Random(f"{seed}:train-weights"), 2 * D * dk)]
+    wq = [flat[i * dk:(i + 1) * dk] for i in range(D)]
+    wk = [flat[(D + i) * dk:(D + i + 1) * dk] for i in range(D)]
+    return wq, wk
+
+
+def _forward_backward(wq: Matrix, wk: Matrix, batch: list[Example], c: float) -> tuple[float, Matrix, Matrix, float]:
+    """loss_and_grads, raising OverflowError or ValueError (fsum meeting inf − inf) when a number overflows."""
+    m_cols = [[fsum(map(mul, a, b)) for a in wq] for b in wk]  # column b of M = W_Q W_Kᵀ
+    size = len(batch)
+    loss = 0.0
+    saturated = 0
+    g_mat = [[0.0] * D for _ in range(D)]
+    for query, keys, t in batch:
+        u = [fsum(map(mul, query, col)) for col in m_cols]
+        s = [fsum(map(mul, u, x)) / c for x in keys]  # u·x_j / c = x_q M x_jᵀ / c = q·k_j / c
+        if not all(map(math.isfinite, s)):
+            raise OverflowError("a score is not finite")
+        top = max(s)
+        e = [exp(v - top) for v in s]
+        total = 0.0
+        for v in e:
+            total += v
+        loss += log(total) + (top - s[t])
+        if 1.0 / total > SATURATED:  # the largest weight is e^0 / total
+            saturated += 1
+        g = [v / total / size for v in e]
+        g[t] -= 1.0 / size
+        r = [fsum(map(mul, g, col)) for col in zip(*keys)]
+        g_mat = [[acc + xa * rb for acc, rb in zip(row, r)] for row, xa in zip(g_mat, query)]
+    g_mat = [[v / c for v in row] for row in g_mat]  # G / c
+    wk_cols, wq_cols = list(zip(*wk)), list(zip(*wq))
+    dwq = [[fsum(map(mul, row, col)) for col in wk_cols] for row in g_mat]
+    dwk = [[fsum(map(mul, col_g, col)) for col in wq_cols] for col_g in zip(*g_mat)]
+    return loss / size, dwq, dwk, saturated / size
+
+
+def loss_and_grads(wq: Matrix, wk: Matrix, batch: list[Example], c: float
+                   ) -> tuple[float, Matrix | None, Matrix | None, float]:
+    """Mean loss over the batch, dL/dW_Q, dL/dW_K and the share of saturated rows.
+
+    When a score or the loss leaves the float range (or fsum overflows on the way), the loss is
+    inf, there are no gradients (None) and every row counts as saturated: scores that large put
+    all the weight on one key. A gradient entry may still be inf; ``Trainer`` checks the weights.
+    """
+    try:
+        loss, dwq, dwk, share = _forward_backward(wq, wk, batch, c)
+    except (OverflowError, ValueError):
+        return math.inf, None, None, 1.0
+    if not math.isfinite(loss):
+        return math.inf, None, None, 1.0
+    return loss, dwq, dwk, share
+
+
+def sgd(w: Matrix, g: Matrix, lr: float) -> Matrix:
+    """w − lr·g."""
+    return [[a - lr * b for a, b in zip(wr, gr)] for wr, gr in zip(w, g)]
+
+
+class Adam:
+    """Adam's moments for one matrix (β1 = 0.9, β2 = 0.999, ε = 1e-8, bias-corrected).
+
+    β^t is kept as a running product: ``**`` on floats goes through the C library's pow.
+    """
+
+    def __init__(self, height: int, width: int) -> None:
+        self.m = [[0.0] * width for _ in range(height)]
+        self.v = [[0.0] * width for _ in range(height)]
+        self.b1t = self.b2t = 1.0
+
+    def step(self, w: Matrix, g: Matrix, lr: float) -> Matrix:
+        """One update: w − lr·m̂ / (√v̂ + ε), with m̂ = m / (1 − β1^t) and v̂ = v / (1 − β2^t)."""
+        self.b1t *= BETA1
+        self.b2t *= BETA2
+        rate, unbias = lr / (1 - self.b1t), 1 / (1 - self.b2t)
+        b1, a1, b2, a2, eps, root = BETA1, 1 - BETA1, BETA2, 1 - BETA2, EPS, sqrt  # locals: faster in the loops
+        self.m = [[b1 * a + a1 * b for a, b in zip(mr, gr)] for mr, gr in zip(self.m, g)]
+        self.v = [[b2 * a + a2 * b * b for a, b in zip(vr, gr)] for vr, gr in zip(self.v, g)]
+        return [[x - rate * a / (root(b * unbias) + eps) for x, a, b in zip(wr, mr, vr)]
+                for wr, mr, vr in zip(w, self.m, self.v)]
+
+
+def finite(w: Matrix) -> bool:
+    """Whether every entry is a finite number."""
+    return all(all(map(math.isfinite, row)) for row in w)
+
+
+class Trainer(rows.Growing):
+    """One run, step by step: a step is one batch's loss and saturated share, then one update.
+
+    ``losses[r]`` is step r's batch loss before its update. Once a loss is not finite (or an
+    update leaves the float range) the run has diverged: ``diverged`` holds that step, the
+    weights stop changing and every later step appends inf and a saturated share of 1.
+    """
+
+    def __init__(self, dk: int, divisor: str, optimizer: str, lr: float, seed: int) -> None:
+        super().__init__()
+        if optimizer not in OPTIMIZERS:
+            raise ValueError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}")
+        self.dk, self.divisor, self.optimizer, self.lr, self.seed = dk, divisor, optimizer, lr, seed
+        self.c = rows.divisor_value(dk, divisor)
+        self.wq, self.wk = initial_weights(dk, seed)
+        self._data = batches(seed)
+        self._adam = (Adam(D, dk), Adam(D, dk)) if optimizer == "adam" else None
+        self.losses: list[float] = []
+        self.saturated: list[float] = []
+        self.diverged: int | None = None
+        """The first step whose loss was not finite, or None."""
+
+    def _row(self, r: int) -> None:
+        if self.diverged is not None:
+            self.losses.append(math.inf)
+            self.saturated.append(1.0)
+            return
+        self._data.ensure(r + 1)
+        loss, dwq, dwk, share = loss_and_grads(self.wq, self.wk, self._data.batches[r], self.c)
+        self.losses.append(loss)
+        self.saturated.append(share)
+        if dwq is None or dwk is None:
+            self.diverged = r
+            return
+        if self._adam is None:
+            wq, wk = sgd(self.wq, dwq, self.lr), sgd(self.wk, dwk, self.lr)
+        else:
+            wq, wk = self._adam[0].step(self.wq, dwq, self.lr), self._adam[1].step(self.wk, dwk, self.lr)
+        if finite(wq) and finite(wk):
+            self.wq, self.wk = wq, wk
+        else:
+            self.diverged = r + 1
+
+
+@lru_cache(maxsize=12)
+def trainer(dk: int, divisor: str, optimizer: str, lr: float, seed: int) -> Trainer:
+    """The shared, growing run for these settings."""
+    return Trainer(dk, divisor, optimizer, lr, seed)
