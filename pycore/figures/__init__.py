@@ -28,6 +28,7 @@ MODULES = (
     "corner_constant_v",
     "summary_pipeline",
     "correlated",
+    "train",
 )
 
 

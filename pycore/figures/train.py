@@ -8,7 +8,7 @@ from dataclasses import replace
 from time import perf_counter
 from typing import Any
 
-from .. import marks, params, train
+from .. import marks, params, stats, train
 from ..controls import Button
 from ..detmath import log
 from ..svg import el, fmt, sig, svg, text
@@ -36,7 +36,9 @@ State = params.state_class(PARAMS, "One training setup for all three divisors, a
 derived_values = _common.no_derived_values
 SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
 NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
-LOG_LO, LOG_HI = -3.0, 1.0
+WINDOW = 10
+"""Steps each plotted point averages: one batch of 8 is noisy."""
+LOG_LO, LOG_HI = -2.0, 1.0
 """The loss axis, log10: 0.001 to 10; a diverged run is marked where it stopped."""
 _RUNS: dict[tuple, train.Trainer] = {}
 """This page's runs, so Run can start a finished one over (the core's cache would replay it at once)."""
@@ -68,18 +70,24 @@ def progress(state: Any) -> int:
     return min(t.done for t in runs(state).values())
 
 
+def restart(state: Any) -> None:
+    """Fresh trainers for this setup, so the next run is trained live rather than replayed from memory."""
+    for divisor in train.DIVISORS:
+        key = (state.dk, divisor, state.optimizer, lr(state), state.seed)
+        _RUNS[key] = train.Trainer(*key)
+
+
 def update(state: Any, event: Mapping[str, Any]) -> Any:
     """Run (from the start again once finished), Pause where the run has got to, Reset the run to step 0."""
     kind = event.get("type")
     if kind == "run":
         if state.step >= train.STEPS and progress(state) >= train.STEPS:
-            for divisor in train.DIVISORS:
-                _RUNS[(state.dk, divisor, state.optimizer, lr(state), state.seed)] = train.Trainer(
-                    state.dk, divisor, state.optimizer, lr(state), state.seed)
+            restart(state)
         return replace(state, step=train.STEPS)
     if kind == "pause":
         return replace(state, step=min(state.step, progress(state)))
     if kind == "reset":
+        restart(state)
         return replace(state, step=0)
     return state
 
@@ -109,7 +117,7 @@ def render(state: Any) -> str:
     yt = [(float(k), "1" if k == 0 else f"10{_sup(k)}") for k in range(int(LOG_LO), int(LOG_HI) + 1)]
     xt = [(float(v), str(v)) for v in range(0, train.STEPS + 1, train.STEPS // 4)]
     parts = _chart.frame(ax, f"Training loss, dₖ = {state.dk}, {state.optimizer.upper()} at lr {fmt(lr(state), 4)}",
-                         xt, yt, "step (one fresh batch each)")
+                         xt, yt, f"step (one fresh batch each; the lines average the last {WINDOW} batches)")
     width = (ax.x.r1 - ax.x.r0) * state.step / train.STEPS
     parts += [marks.rect(ax.x.r0, 28, ax.x.r1 - ax.x.r0, 8, "sq-progress"),
               marks.rect(ax.x.r0, 28, width, 8, "sq-progress__done"),
@@ -117,14 +125,18 @@ def render(state: Any) -> str:
     notes = []
     for divisor, t in trainers.items():
         losses = t.losses[:state.step]
-        shown = [(float(i + 1), _log10(v)) for i, v in enumerate(losses) if math.isfinite(v) and v > 0]
+        smooth = [stats.mean(losses[max(0, i - WINDOW + 1):i + 1]) for i in range(len(losses))]
+        shown = [(float(i + 1), _log10(v)) for i, v in enumerate(smooth) if math.isfinite(v) and v > 0]
         if shown:
             parts.append(el("g", {"class": f"sq-series {SERIES[divisor]}"}, [
                 marks.polyline([(ax.x(x), ax.y.clamped(y)) for x, y in shown], "sq-series__line")]))
         stop = next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
+        top = max((v for v in losses if math.isfinite(v)), default=0.0)
         if stop is not None:
             notes.append(f"{NAMES[divisor]} diverged at step {stop + 1}")
-    parts += _chart.legend(62, 80, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
+        elif top > 10**LOG_HI:
+            notes.append(f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis")
+    parts += _chart.legend(ax.x.r1 - 60, ax.y.r0 - 40, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
     if notes:
         parts.append(text(ax.x.r1, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
     label = (f"Training loss of {state.step} of {train.STEPS} steps at d_k {state.dk} with {state.optimizer}: "

@@ -139,3 +139,28 @@ def test_assumptions_correlated_caption_and_numbers():
     assert "divides by about 22.6 instead of 8" in text and f"{math.sqrt(512):.1f}" == "22.6"
     assert "\\(1/\\sqrt 8 \\approx 0.35\\)" in text and f"{1 / math.sqrt(8):.2f}" == "0.35"
     assert "the median largest weight is about 0.22" in text
+
+
+def test_train_page_states_the_setup_the_core_runs():
+    import re
+
+    from pycore import train
+
+    text = (ROOT / "site_src" / "train.md").read_text(encoding="utf-8")
+    claimed = dict(re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', text))
+    assert claimed == {"n": str(train.N), "D": str(train.D), "sigma": f"{train.SIGMA:g}", "batch": str(train.BATCH),
+                       "steps": str(train.STEPS), "lr-sgd": f"{train.LR['sgd']:g}", "lr-adam": f"{train.LR['adam']:g}"}
+    assert (train.BETA1, train.BETA2, train.EPS) == (0.9, 0.999, 1e-8)
+
+
+def test_train_card_follows_the_grid():
+    from pycore.sitegen import train_grid
+
+    statements = " ".join(train_grid.statements(train_grid.grid()))
+    card = page("train.md")
+    assert "the unscaled run's loss blows up at every dₖ tried" in card
+    assert "With SGD, ÷√dₖ reached the lowest final loss at dₖ = 16, 64 and 256" in statements
+    assert "it blew up instead of learning" in statements
+    assert "÷dₖ learns more slowly as dₖ grows" in card and "With SGD, ÷dₖ's final loss rises as dₖ grows" in statements
+    assert "÷√dₖ still ends lowest, but the seeds overlap" in card
+    assert "With Adam, ÷√dₖ reached the lowest final loss at dₖ = 16, 64 and 256 (but the seeds' ranges overlap)" in statements
