@@ -3,8 +3,10 @@
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
 "event"}``, ``{"op": "continue", "figure", "state"}`` (more work on a busy state),
 ``{"op": "snippet", "figure", "state"}`` (the figure's numpy script for Copy as Python),
-``{"op": "digest", "seed", "count"}`` (proof of identical sampling) and ``{"op": "time-pool",
-"seed", "n", "dk"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
+``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
+"divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
+to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
+"time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
 ``readouts`` and ``values``; a problem adds ``error`` and never raises.
 
 A figure request may carry ``slice_ms``: the figure then works at most about that long before
@@ -17,11 +19,12 @@ kept, so a newer request that needs it does not start over.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures
+from . import figures, train
 from .params import ParamError, from_json
 from .pool import ScorePool
 from .sampling import digest
@@ -101,6 +104,14 @@ def time_pool(seed: int, n: int, dk: int) -> float:
     return time.perf_counter() - start
 
 
+def time_train(dk: int, optimizer: str, seed: int, steps: int) -> float:
+    """Seconds for ``steps`` fresh training steps of all three divisors (for ``make bench``)."""
+    start = time.perf_counter()
+    for divisor in train.DIVISORS:
+        train.Trainer(dk, divisor, optimizer, train.LR[optimizer], seed).ensure(steps)
+    return time.perf_counter() - start
+
+
 def handle(request_json: str) -> str:
     """Dispatch one request; unexpected exceptions become an ``error`` with ``failed: true``."""
     try:
@@ -118,6 +129,14 @@ def handle(request_json: str) -> str:
             result = {"snippet": module.snippet(module.parse(from_json(request["state"])))}
         elif op == "digest":
             result = {"digest": digest(int(request["seed"]), int(request["count"]))}
+        elif op == "train-losses":
+            run = train.Trainer(int(request["dk"]), str(request["divisor"]), str(request["optimizer"]),
+                                float(request["lr"]), int(request["seed"]))
+            run.ensure(int(request["steps"]))
+            result = {"losses": [v if math.isfinite(v) else None for v in run.losses]}
+        elif op == "time-train":
+            result = {"seconds": time_train(int(request["dk"]), str(request["optimizer"]), int(request["seed"]),
+                                            int(request["steps"]))}
         elif op == "time-pool":
             result = {"seconds": time_pool(int(request["seed"]), int(request["n"]), int(request["dk"]))}
         else:
