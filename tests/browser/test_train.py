@@ -19,7 +19,7 @@ def test_a_short_run_is_bit_identical_to_cpython(watched):
         assert got == run.losses, divisor
 
 
-def test_run_in_slices_pause_and_run_again_end_on_the_built_numbers(watched):
+def test_reset_run_then_run_trains_live_and_ends_on_the_built_numbers(watched):
     page = watched.open("/train/")
     built = watched.readouts(FIG)
     assert built["step"] == str(train.STEPS)
@@ -28,18 +28,26 @@ def test_run_in_slices_pause_and_run_again_end_on_the_built_numbers(watched):
     assert watched.readouts(FIG)["step"] == "0"
     page.locator(f"{FIG} button[data-event='run']").click()
     page.locator(f"{FIG} [data-status]").filter(has_text="training: step").wait_for(timeout=10_000)
-    page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).step >= 10", arg=FIG,
-                           timeout=30_000)
+    watched.settle(FIG)
+    assert watched.state(FIG)["step"] == train.STEPS and watched.readouts(FIG) == built
+    assert watched.errors == []
+
+
+def test_pause_stops_a_run_within_a_slice_and_run_goes_on_from_there(watched):
+    page = watched.open("/train/")
+    page.locator(f"{FIG} input[data-field='dk']").fill("512")  # a wide layer: the run takes several seconds
+    page.wait_for_function("(s) => document.querySelector(s).dataset.busy === 'true'", arg=FIG, timeout=10_000)
     page.locator(f"{FIG} button[data-event='pause']").click()
     watched.settle(FIG)
     paused = watched.state(FIG)
-    assert 0 < paused["step"] < train.STEPS
+    assert paused["dk"] == 512 and 0 < paused["step"] < train.STEPS
     svg, readouts = expected("train", paused)
     assert watched.readouts(FIG) == readouts and watched.svg(FIG) == svg
     page.locator(f"{FIG} button[data-event='run']").click()
     page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).step === 200 && "
-                           "!document.querySelector(s).dataset.busy", arg=FIG, timeout=60_000)
-    assert watched.readouts(FIG) == built
+                           "!document.querySelector(s).dataset.busy", arg=FIG, timeout=120_000)
+    done = watched.state(FIG)
+    assert watched.readouts(FIG) == expected("train", done)[1]
     assert watched.errors == []
 
 
