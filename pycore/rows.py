@@ -15,11 +15,11 @@ import random
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from time import perf_counter
 from math import fsum
 from operator import mul
 
 from .detmath import exp
+from .growing import Growing
 from .pool import MAX_DK
 from .sampling import chi_square, normals
 from .softmax import jacobian_norm, softmax
@@ -42,29 +42,6 @@ def divisor_value(dk: int, divisor: str) -> float:
 def gradient_cost(n: int, dk: int) -> int:
     """Normals drawn per row for the keys' coordinates across the query: n(d_k − 1), or Bartlett's n(n+1)/2."""
     return n + min(n * (dk - 1), n * (n + 1) // 2)
-
-
-class Growing:
-    """Per-row work done in order and kept, so a long job can stop at a deadline and resume later.
-
-    Results for the first r rows never depend on how many rows are asked for in the end, so
-    a state with fewer rows is a prefix of one with more.
-    """
-
-    def __init__(self) -> None:
-        self.done = 0
-
-    def _row(self, r: int) -> None:
-        raise NotImplementedError
-
-    def ensure(self, rows: int, deadline: float | None = None) -> bool:
-        """Work through row ``rows - 1``, or until ``deadline`` (time.perf_counter) has passed; True when done."""
-        while self.done < rows:
-            self._row(self.done)
-            self.done += 1
-            if deadline is not None and perf_counter() >= deadline:
-                break
-        return self.done >= rows
 
 
 class Draws(Growing):
@@ -126,8 +103,9 @@ def saturated(gaps: tuple[float, ...], a: float) -> bool:
 def _across(p: list[float], rng: random.Random, d: int) -> float:
     """Σ_i p_i² ‖u_i − ū‖² for the keys' d coordinates across the query (u iid N(0, 1), ū = Σ p_j u_j).
 
-    Sums are math.fsum (correctly rounded, so the same bits everywhere). Only the Gram matrix W = U Uᵀ matters; for d >= n it is drawn as L Lᵀ (Bartlett: L lower
+    Only the Gram matrix W = U Uᵀ matters; for d >= n it is drawn as L Lᵀ (Bartlett: L lower
     triangular, L_mm² ~ χ²_{d−m}, N(0, 1) below the diagonal), which costs O(n²) instead of O(n d).
+    Sums are math.fsum (correctly rounded, so the same bits everywhere).
     """
     n = len(p)
     p2 = [v * v for v in p]

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import marks, params, rows, stats
+from ..growing import Growing
 from ..sampling import chi_square, normals
 from ..svg import fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
@@ -41,7 +42,7 @@ def parse(p: params.Params) -> Any:
     return params.parse(PARAMS, State, p)
 
 
-class Draws(rows.Growing):
+class Draws(Growing):
     """Per row, drawn exactly from a few scalars: the aligned pair's raw score q·k and whether the row saturates.
 
     With z·k = ‖k‖·g (g ~ N(0, 1)) and ‖z‖² = g² + χ²_{d_k−1}: q·k = ρ‖k‖² + √(1−ρ²)‖k‖g and
