@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from . import rows
 from .detmath import exp, log
+from .growing import Growing
 from .sampling import normals
 
 D = 8
@@ -60,7 +61,7 @@ class Example(NamedTuple):
     target: int
 
 
-class Batches(rows.Growing):
+class Batches(Growing):
     """The seed's data stream: one fresh batch per step, the same for every d_k, divisor and optimizer.
 
     Step r takes, in order, BATCH·N·D normals for the keys' inputs (example by example, key by key),
@@ -181,7 +182,7 @@ def finite(w: Matrix) -> bool:
     return all(all(map(math.isfinite, row)) for row in w)
 
 
-class Trainer(rows.Growing):
+class Trainer(Growing):
     """One run, step by step: a step is one batch's loss and saturated share, then one update.
 
     ``losses[r]`` is step r's batch loss before its update. Once a loss is not finite (or an
@@ -225,7 +226,17 @@ class Trainer(rows.Growing):
             self.diverged = r + 1
 
 
-@lru_cache(maxsize=12)
-def trainer(dk: int, divisor: str, optimizer: str, lr: float, seed: int) -> Trainer:
-    """The shared, growing run for these settings."""
-    return Trainer(dk, divisor, optimizer, lr, seed)
+_TRAINERS: dict[tuple[int, str, str, float, int], Trainer] = {}
+_KEEP = 12
+
+
+def trainer(dk: int, divisor: str, optimizer: str, lr: float, seed: int, fresh: bool = False) -> Trainer:
+    """The shared, growing run for these settings (the last few are kept); ``fresh`` starts it over,
+    so that a run asked for again is trained live rather than replayed from memory."""
+    key = (dk, divisor, optimizer, lr, seed)
+    if fresh or key not in _TRAINERS:
+        _TRAINERS.pop(key, None)
+        _TRAINERS[key] = Trainer(*key)
+        while len(_TRAINERS) > _KEEP:
+            del _TRAINERS[next(iter(_TRAINERS))]
+    return _TRAINERS[key]

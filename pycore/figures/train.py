@@ -34,14 +34,11 @@ PARAMS = (
 CONTROLS = (*params.controls(PARAMS), Button("run", "Run"), Button("pause", "Pause"), Button("reset", "Reset run"))
 State = params.state_class(PARAMS, "One training setup for all three divisors, and how far the run has gone.")
 derived_values = _common.no_derived_values
-SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
-NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+SERIES, NAMES = _common.SERIES, _common.NAMES
 WINDOW = 10
 """Steps each plotted point averages: one batch of 8 is noisy."""
 LOG_LO, LOG_HI = -2.0, 1.0
 """The loss axis, log10: 0.001 to 10; a diverged run is marked where it stopped."""
-_RUNS: dict[tuple, train.Trainer] = {}
-"""This page's runs, so Run can start a finished one over (the core's cache would replay it at once)."""
 
 
 def parse(p: params.Params) -> Any:
@@ -54,15 +51,9 @@ def lr(state: Any) -> float:
     return train.LR[state.optimizer] if state.lr == "auto" else float(state.lr)
 
 
-def runs(state: Any) -> dict[str, train.Trainer]:
-    """The three trainers of this setup, one per divisor."""
-    out = {}
-    for divisor in train.DIVISORS:
-        key = (state.dk, divisor, state.optimizer, lr(state), state.seed)
-        if key not in _RUNS:
-            _RUNS[key] = train.Trainer(*key)
-        out[divisor] = _RUNS[key]
-    return out
+def runs(state: Any, fresh: bool = False) -> dict[str, train.Trainer]:
+    """The three trainers of this setup, one per divisor; ``fresh`` starts them over."""
+    return {d: train.trainer(state.dk, d, state.optimizer, lr(state), state.seed, fresh) for d in train.DIVISORS}
 
 
 def progress(state: Any) -> int:
@@ -70,24 +61,17 @@ def progress(state: Any) -> int:
     return min(t.done for t in runs(state).values())
 
 
-def restart(state: Any) -> None:
-    """Fresh trainers for this setup, so the next run is trained live rather than replayed from memory."""
-    for divisor in train.DIVISORS:
-        key = (state.dk, divisor, state.optimizer, lr(state), state.seed)
-        _RUNS[key] = train.Trainer(*key)
-
-
 def update(state: Any, event: Mapping[str, Any]) -> Any:
     """Run (from the start again once finished), Pause where the run has got to, Reset the run to step 0."""
     kind = event.get("type")
     if kind == "run":
         if state.step >= train.STEPS and progress(state) >= train.STEPS:
-            restart(state)
+            runs(state, fresh=True)
         return replace(state, step=train.STEPS)
     if kind == "pause":
         return replace(state, step=min(state.step, progress(state)))
     if kind == "reset":
-        restart(state)
+        runs(state, fresh=True)
         return replace(state, step=0)
     return state
 
@@ -140,7 +124,7 @@ def render(state: Any) -> str:
     if notes:
         parts.append(text(ax.x.r1, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
     label = (f"Training loss of {state.step} of {train.STEPS} steps at d_k {state.dk} with {state.optimizer}: "
-             + "; ".join(f"{NAMES[d].replace('√dₖ', 'square root of d_k').replace('dₖ', 'd_k')} "
+             + "; ".join(f"{_common.SPOKEN[d]} "
                          f"{_last(trainers[d], state.step)}" for d in train.DIVISORS)
              + ("; " + "; ".join(notes) if notes else ""))
     return svg(600, 290, label, parts, "sq-train")
