@@ -12,6 +12,12 @@ from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 
 RESAMPLE = Button("resample", "Resample")
 DIVISORS = tuple(zip(rows.DIVISORS, ("none", "÷ √dₖ", "÷ dₖ")))
+SERIES = {d: f"sq-series--{d}" for d in rows.DIVISORS}
+"""The CSS class of a divisor's line: one colour and one dash pattern each."""
+NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""A divisor as a legend names it."""
+SPOKEN = {"none": "none", "sqrt": "÷square root of d_k", "dk": "÷d_k"}
+"""A divisor as an accessible label reads it."""
 KEYS = {"ArrowUp": 1.0, "ArrowRight": 1.0, "ArrowDown": -1.0, "ArrowLeft": -1.0}
 """Arrow keys as a direction along one axis."""
 

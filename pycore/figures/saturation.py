@@ -32,20 +32,20 @@ State = params.state_class(PARAMS, "Which rows to draw: one query against n keys
 derived_values = _common.no_derived_values
 update = _common.resample
 
-
-def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
-    """Draw the rows in slices; the rows drawn so far are shown as a smaller state."""
-    ready = rows.prepare(state.seed, state.rows, state.n, state.dk, state.divisor, deadline)
-    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
 LOG_LO, LOG_HI, LOG_BINS = -8.0, 2.0, 40
 """The gradient panel's axis: log10 of the norm; smaller norms (and exact zeros) pile into the first bin."""
-SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
-NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+SERIES, NAMES = _common.SERIES, _common.NAMES
 
 
 def parse(p: params.Params) -> Any:
     """State from ``dk`` (1-512), ``n`` (2-512), ``divisor``, ``rows`` (50-2000) and ``seed``."""
     return params.parse(PARAMS, State, p)
+
+
+def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
+    """Draw the rows in slices; the rows drawn so far are shown as a smaller state."""
+    ready = rows.prepare(state.seed, state.rows, state.n, state.dk, state.divisor, deadline)
+    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
 
 
 def result(state: State) -> rows.Rows:
@@ -119,7 +119,7 @@ def _curve_panel(state: State) -> str:
         parts.append(_chart.series(ax, xs, curves[divisor], SERIES[divisor]))
     parts += _chart.legend(56, 52, [(SERIES[d], NAMES[d]) for d in rows.DIVISORS])
     label = "Share of saturated rows at d_k = 1 to 512: " + "; ".join(
-        f"{NAMES[d].replace('√dₖ', 'square root of d_k').replace('dₖ', 'd_k')}: "
+        f"{_common.SPOKEN[d]}: "
         + ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d]) for d in rows.DIVISORS)
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 

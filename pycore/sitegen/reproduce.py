@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..rows import divisor_value
+
 SEED = 20170612
 ROWS = 1000
 NS = (16, 128)
@@ -72,11 +74,6 @@ class Verdict:
     evidence: str
 
 
-def divisor(name: str, dk: int) -> float:
-    """The c that the scores are divided by."""
-    return {"none": 1.0, "sqrt": math.sqrt(dk), "dk": float(dk)}[name]
-
-
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
     """Row-wise softmax, stable (the row maximum subtracted first)."""
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
@@ -111,7 +108,7 @@ def sample(n: int, dk: int, rows: int, rng: np.random.Generator) -> dict[str, np
         m = min(size, rows - start)
         q, keys = rng.standard_normal((m, dk)), rng.standard_normal((m, n, dk))
         for name in DIVISORS:
-            parts[name].append(row_measures(q, keys, divisor(name, dk)))
+            parts[name].append(row_measures(q, keys, divisor_value(dk, name)))
     return {name: np.concatenate(part) for name, part in parts.items()}
 
 
@@ -196,11 +193,11 @@ def where(c: Cell) -> str:
 
 def theory_check(t: Table, name: str) -> tuple[bool, str]:
     """Whether Var(s) matches dₖ/c² at every n and dₖ, and the worst cell."""
-    dev = {c: z(c.var, exact(c.dk / divisor(name, c.dk) ** 2)) for n in NS for c in column(t, n, name)}
+    dev = {c: z(c.var, exact(c.dk / divisor_value(c.dk, name) ** 2)) for n in NS for c in column(t, n, name)}
     worst = max(dev, key=lambda c: abs(dev[c]))
     return (all(abs(d) <= TOL for d in dev.values()),
             f"{TITLES[name].capitalize()}: furthest at {where(worst)}, {num(worst.var.value)} against "
-            f"{num(worst.dk / divisor(name, worst.dk) ** 2)} ({dev[worst]:+.1f} SE)")
+            f"{num(worst.dk / divisor_value(worst.dk, name) ** 2)} ({dev[worst]:+.1f} SE)")
 
 
 def claim_raw_variance(t: Table) -> Verdict:

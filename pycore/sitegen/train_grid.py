@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pycore import train
-from pycore.figures import _chart
+from pycore import rows, train
+from pycore.figures import _chart, _common
 from pycore.svg import el, fmt, sig, svg, text
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -50,7 +50,7 @@ def weights(dk: int, seeds: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 def divisors(dk: int) -> np.ndarray:
     """c for each divisor, in train.DIVISORS order."""
-    return np.array([1.0, math.sqrt(dk), float(dk)])
+    return np.array([rows.divisor_value(dk, d) for d in train.DIVISORS])
 
 
 def loss_and_grads(wq: np.ndarray, wk: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray,
@@ -131,7 +131,7 @@ def simulate(optimizer: str, dk: int, lr: float, seeds: tuple[int, ...], steps: 
 
 NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
 OPTIMIZER_NAMES = {"sgd": "SGD", "adam": "Adam"}
-SERIES = {"none": "sq-series--none", "sqrt": "sq-series--sqrt", "dk": "sq-series--dk"}
+SERIES = _common.SERIES
 WINDOW = 10
 """The chart plots each seed's mean loss over windows of this many steps."""
 CAP = 100.0

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pycore.rows import divisor_value
 from pycore.sitegen import reproduce
 from pycore.sitegen.reproduce import Estimate
 
@@ -84,7 +85,7 @@ def test_table_shape_is_as_documented(t):
 
 def test_variances_match_closed_forms_within_their_standard_errors(t):
     for c in t.cells:
-        k = reproduce.divisor(c.divisor, c.dk)
+        k = divisor_value(c.dk, c.divisor)
         assert abs(c.var.value - c.dk / k**2) <= reproduce.TOL * c.var.se, c
         # Rows as units: a row's mean square is |q|² χ²_n / n / c², so its variance has a closed form.
         se = math.sqrt(((c.dk**2 + 2 * c.dk) * (1 + 2 / c.n) - c.dk**2) / t.rows) / k**2
