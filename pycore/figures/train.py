@@ -38,7 +38,7 @@ SERIES, NAMES = _common.SERIES, _common.NAMES
 WINDOW = 10
 """Steps each plotted point averages: one batch of 8 is noisy."""
 LOG_LO, LOG_HI = -2.0, 1.0
-"""The loss axis, log10: 0.001 to 10; a diverged run is marked where it stopped."""
+"""The loss axis, log10: 0.01 to 10; a run that leaves it or diverges gets a note."""
 
 
 def parse(p: params.Params) -> Any:
