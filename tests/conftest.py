@@ -55,14 +55,18 @@ def site_dir(tmp_path_factory, site_port) -> Path:
 
 
 class Handler(SimpleHTTPRequestHandler):
-    """Static files plus the knobs the failure tests turn: extra headers, forced 404s, replaced files."""
+    """Static files plus the knobs the failure tests turn: extra headers, forced 404s, replaced files;
+    and a log of what was answered, as (path, status), for tests that count downloads."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
                       ".mjs": "text/javascript", ".js": "text/javascript"}
-    settings: dict = {"headers": {}, "missing": (), "replace": {}}
+    settings: dict = {"headers": {}, "missing": (), "replace": {}, "log": []}
 
     def log_message(self, *args):  # keep test output clean
         pass
+
+    def log_request(self, code="-", size="-"):
+        self.settings["log"].append((self.path, int(code)))
 
     def send_head(self):
         if any(self.path.startswith(prefix) for prefix in self.settings["missing"]):
@@ -86,7 +90,7 @@ class Server:
     """A threaded static server on 127.0.0.1 with a random port."""
 
     def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0):
-        self.settings = {"headers": {}, "missing": (), "replace": {}}
+        self.settings = {"headers": {}, "missing": (), "replace": {}, "log": []}
         handler = type("BoundHandler", (Handler,), {"settings": self.settings})
         self.httpd = ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
         self.url = f"http://{host}:{self.httpd.server_address[1]}"
@@ -96,6 +100,7 @@ class Server:
         self.settings["headers"] = {}
         self.settings["missing"] = ()
         self.settings["replace"] = {}
+        self.settings["log"] = []
 
     def close(self):
         self.httpd.shutdown()

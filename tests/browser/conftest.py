@@ -1,15 +1,23 @@
-"""Browser fixtures: a page that records console errors and every request it makes."""
+"""Browser fixtures: a page that records console errors and every request it makes, contexts that block
+service workers, and host pages on another origin that frame embed pages."""
 
 from __future__ import annotations
 
+import html
 import json
+from urllib.parse import urlencode
 
 import pytest
 
 from pycore import figures
 from pycore.params import from_json
+from tests.conftest import Server
 
 READY_MS = 60_000
+HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
+<script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
+  frame: [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source)}));</script>
+{frames}</body></html>"""
 
 
 class Watched:
@@ -107,9 +115,17 @@ def expected(figure_id: str, state: dict):
 
 
 @pytest.fixture(scope="session")
-def shared_context(browser):
+def browser_context_args(browser_context_args):
+    """Every context the tests make blocks service workers: the tests change what the server answers
+    (missing files, replaced files, headers), which a cached copy would hide. test_offline.py makes
+    its own contexts that allow them."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, browser_context_args):
     """One browser context for the session."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 1280, "height": 800}})
     yield context
     context.close()
 
@@ -129,3 +145,26 @@ def watched(shared, server):
     yield shared
     shared.page.emulate_media(media="screen", color_scheme="light", reduced_motion="no-preference")
     server.reset()
+
+
+@pytest.fixture
+def host(tmp_path, server):
+    """A second server on 'localhost' (another origin than the site's 127.0.0.1) for host pages."""
+    s = Server(tmp_path, host="127.0.0.1")
+    s.url = s.url.replace("127.0.0.1", "localhost")
+
+    def page(name: str, frames: list[tuple[str, dict]], sandbox: str | None = None) -> str:
+        tags = "\n".join(
+            f'<iframe id="f{i}" src="{html.escape(server.url + "/embed/" + fid + "/?" + urlencode(params))}" '
+            f'title="{fid}" width="100%" height="{figures.get(fid).HEIGHT}"'
+            + (f' sandbox="{sandbox}"' if sandbox is not None else "") + "></iframe>"
+            for i, (fid, params) in enumerate(frames))
+        (tmp_path / name).write_text(HOST.replace("{frames}", tags), encoding="utf-8")
+        return f"{s.url}/{name}"
+
+    yield page
+    s.close()
+
+
+def frame_of(page, index):
+    return page.frame_locator(f"#f{index}")

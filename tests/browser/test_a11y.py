@@ -135,9 +135,9 @@ def test_reduced_motion_play_jumps_between_stops(watched):
 
 
 @pytest.fixture
-def phone(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
+def phone(browser, browser_context_args, server):
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 390, "height": 844},
+                                     "is_mobile": True, "has_touch": True, "device_scale_factor": 2})
     yield context.new_page()
     context.close()
 

@@ -100,8 +100,8 @@ def test_a_drag_keeps_its_grab_offset(watched):
     assert watched.errors == []
 
 
-def test_no_request_leaves_the_local_server(browser, server):
-    context = browser.new_context()
+def test_no_request_leaves_the_local_server(browser, browser_context_args, server):
+    context = browser.new_context(**browser_context_args)
     page = context.new_page()
     requests, errors = [], []
     page.on("request", lambda r: requests.append(r.url))

@@ -1,24 +1,18 @@
-"""Embed pages inside iframes on a page from another origin: state, messages, height, XSS."""
+"""Embed pages inside iframes on a page from another origin (the host fixture, in conftest): state, messages,
+height, XSS."""
 
 from __future__ import annotations
 
-import html
 import json
-from urllib.parse import urlencode
 
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import READY_MS, expected
-from tests.conftest import Server
+from tests.browser.conftest import READY_MS, expected, frame_of
 
 # A valid, non-default state for every figure, in URL form, from its parameter specs.
 STATES = {fid: {spec.name: spec.example() for spec in module.PARAMS} for fid, module in figures.FIGURES.items()}
 PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
-HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
-<script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
-  frame: [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source)}));</script>
-{frames}</body></html>"""
 
 
 def test_every_figure_has_valid_sample_state():
@@ -26,29 +20,6 @@ def test_every_figure_has_valid_sample_state():
     for figure_id, params in STATES.items():
         module = figures.get(figure_id)
         assert module.parse(params) != module.State()
-
-
-@pytest.fixture
-def host(tmp_path, server):
-    """A second server on 'localhost' (another origin than the site's 127.0.0.1) for host pages."""
-    s = Server(tmp_path, host="127.0.0.1")
-    s.url = s.url.replace("127.0.0.1", "localhost")
-
-    def page(name: str, frames: list[tuple[str, dict]], sandbox: str | None = None) -> str:
-        tags = "\n".join(
-            f'<iframe id="f{i}" src="{html.escape(server.url + "/embed/" + fid + "/?" + urlencode(params))}" '
-            f'title="{fid}" width="100%" height="{figures.get(fid).HEIGHT}"'
-            + (f' sandbox="{sandbox}"' if sandbox is not None else "") + "></iframe>"
-            for i, (fid, params) in enumerate(frames))
-        (tmp_path / name).write_text(HOST.replace("{frames}", tags), encoding="utf-8")
-        return f"{s.url}/{name}"
-
-    yield page
-    s.close()
-
-
-def frame_of(page, index):
-    return page.frame_locator(f"#f{index}")
 
 
 def wait_ready(page, count):

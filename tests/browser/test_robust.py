@@ -17,13 +17,13 @@ CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self
 
 
 @pytest.fixture
-def fresh(browser, server):
-    """A page in a new context (cold: its own worker, no cache), with its errors recorded."""
+def fresh(browser, browser_context_args, server):
+    """A page in a new context (cold: its own worker, no cache, no service worker), with its errors recorded."""
     server.reset()
     contexts = []
 
     def make(**options):
-        context = browser.new_context(**options)
+        context = browser.new_context(**{**browser_context_args, **options})
         contexts.append(context)
         page = context.new_page()
         page.uncaught = []
