@@ -18,11 +18,12 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, pack, reproduce, train_grid  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, train_grid  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
+_serving = False
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
 DECK = "cards.tsv"
@@ -47,6 +48,12 @@ def step_indicator(current: int) -> str:
     """A small "step n of 7" bar linking every step, the current one marked for screen readers."""
     steps = sorted((int(m.group(1)), title) for src, title in _titles.items() if (m := STEP.fullmatch(src)))
     return ENV.get_template("steps.html.j2").render(current=current, steps=steps)
+
+
+def on_startup(command, dirty):
+    """Remember whether this is ``mkdocs serve``: its pages change while a browser has them open."""
+    global _serving
+    _serving = command == "serve"
 
 
 def on_files(files, config):
@@ -147,7 +154,9 @@ def on_page_content(html, page, config, files):
 
 def on_post_build(config):
     """Write the core archive and its manifest, vendor files, one embed page and oEmbed response per
-    figure and the list of figures; the last two need ``site_url``, since they hold absolute addresses."""
+    figure and the list of figures (the last two need ``site_url``, since they hold absolute addresses),
+    and last, once every file is there, the service worker with the list of files it keeps offline.
+    ``mkdocs serve`` gets no service worker, which would keep showing the pages as they were."""
     if not config["site_url"]:
         raise PluginError("site_url is not set: the oEmbed responses and embed/figures.json need the site's address")
     site = Path(config["site_dir"])
@@ -160,4 +169,6 @@ def on_post_build(config):
     (assets / "core.json").write_text(json.dumps({"archive": name}), encoding="utf-8")
     pack.copy_vendor(site)
     embed.write_pages(site, config["site_url"], config["site_name"])
+    if not _serving:
+        offline.write_worker(site)
 

@@ -42,7 +42,7 @@ def test_nothing_is_loaded_from_another_host(site_dir):
         loads = [tag for tag in EXTERNAL.findall(text) if not NOT_LOADED.search(tag)]
         assert loads == [], f"{page} loads something from another host"
         assert "fonts.googleapis" not in text and "cdn.jsdelivr" not in text
-    for asset in [*site_dir.rglob("*.css"), *site_dir.glob("assets/sqrt-dk/*.js")]:
+    for asset in [*site_dir.rglob("*.css"), *site_dir.glob("assets/sqrt-dk/*.js"), site_dir / "sw.js"]:
         text = asset.read_text(encoding="utf-8", errors="replace")
         assert not re.search(r"""url\(["']?https?://|import[^;]*["']https?://""", text), asset
 

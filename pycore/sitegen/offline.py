@@ -1,0 +1,70 @@
+"""The service worker's precache: every file of the built site a reader needs, by content hash,
+written into ``sw.js`` at the site root.
+
+The list is whatever the build wrote (Pyodide's files included, under any names), so nothing
+here names a file of the site. A changed file changes its hash, the list and so ``sw.js`` byte
+for byte, and that is what makes a browser install the new version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fnmatch import fnmatchcase
+from pathlib import Path
+from urllib.parse import quote
+
+from .paths import TEMPLATES
+
+WORKER = "sw.js"
+"""The service worker, at the site root so that its scope is the whole site."""
+
+SKIPPED = (
+    "sw.js",  # the worker itself; the browser keeps it
+    "*.map",  # source maps, for developer tools
+    "sitemap.xml.gz",  # for search engines (Material's instant navigation reads sitemap.xml, which stays)
+    "assets/javascripts/lunr/*",  # Material's search loads these only for languages other than English
+    "assets/vendor/katex/fonts/*.woff",  # every browser with service workers reads the .woff2 beside them
+    "assets/vendor/katex/fonts/*.ttf",
+    "embed/*/oembed.json",  # oEmbed responses and the list of figures are read by programs elsewhere
+    "embed/figures.json",
+    "404.html",  # the worker answers only for pages that exist
+)
+"""Files a reader never needs offline, as patterns on the path under the site root."""
+
+
+def _digest(data: bytes, size: int) -> str:
+    return hashlib.sha256(data).hexdigest()[:size]
+
+
+def address(relative: str) -> str:
+    """The address a reader uses for a file, relative to the site root: a page is its folder ("", "step-2/")."""
+    folder, _, name = relative.rpartition("/")
+    if name == "index.html":
+        relative = f"{folder}/" if folder else ""
+    return quote(relative)
+
+
+def manifest(site: Path) -> dict[str, str]:
+    """Every file a reader needs, by its address under the site root, with a hash of its content."""
+    files = {}
+    for path in sorted(site.rglob("*")):
+        relative = path.relative_to(site).as_posix()
+        if path.is_file() and not any(fnmatchcase(relative, pattern) for pattern in SKIPPED):
+            files[address(relative)] = _digest(path.read_bytes(), 16)
+    return files
+
+
+def precache(site: Path) -> dict:
+    """The version (a hash of the file list and of the worker's own code) and the file list."""
+    files = manifest(site)
+    source = (TEMPLATES / WORKER).read_bytes()
+    version = _digest(json.dumps(files, sort_keys=True).encode() + source, 12)
+    return {"version": version, "files": files}
+
+
+def write_worker(site: Path) -> None:
+    """Write ``sw.js`` into the built site: the precache list, then the worker's code from ``templates/sw.js``."""
+    data = json.dumps(precache(site), separators=(",", ":"))
+    source = (TEMPLATES / WORKER).read_text(encoding="utf-8")
+    (site / WORKER).write_text(f"const PRECACHE = {data};\n{source}", encoding="utf-8")

@@ -1,0 +1,56 @@
+"""The service worker the build writes: what it keeps offline, and how a change reaches it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+
+from pycore import figures
+from pycore.sitegen import offline
+from tests.conftest import ROOT, article_pages
+
+
+def written(site_dir) -> dict:
+    """The precache written at the top of the built sw.js."""
+    text = (site_dir / "sw.js").read_text(encoding="utf-8")
+    first, rest = text.split("\n", 1)
+    assert rest == (ROOT / "templates" / "sw.js").read_text(encoding="utf-8")
+    return json.loads(re.fullmatch(r"const PRECACHE = (.*);", first).group(1))
+
+
+def test_the_worker_keeps_every_page_figure_and_pyodide_file(site_dir):
+    files = written(site_dir)["files"]
+    pages = {path.lstrip("/") for path in article_pages()}
+    embeds = {f"embed/{figure_id}/" for figure_id in figures.FIGURES}
+    pyodide = {p.relative_to(site_dir).as_posix() for p in (site_dir / "assets/vendor/pyodide").rglob("*") if p.is_file()}
+    fonts = {p.relative_to(site_dir).as_posix() for p in site_dir.glob("assets/vendor/katex/fonts/*.woff2")}
+    core = "assets/sqrt-dk/" + json.loads((site_dir / "assets/sqrt-dk/core.json").read_text())["archive"]
+    assert pages | embeds | pyodide | fonts <= set(files)
+    assert {core, "assets/sqrt-dk/core.json", "assets/vendor/katex/katex.min.css", "search/search_index.json",
+            "sitemap.xml", "assets/sqrt-dk/figures.js"} <= set(files)
+    for path, digest in files.items():
+        on_disk = site_dir / (path + "index.html" if path == "" or path.endswith("/") else path)
+        assert hashlib.sha256(on_disk.read_bytes()).hexdigest()[:16] == digest, path
+
+
+def test_what_a_reader_never_needs_is_left_out(site_dir):
+    files = written(site_dir)["files"]
+    assert not [path for path in files if path.endswith((".map", ".gz", ".woff", ".ttf", "oembed.json"))]
+    assert not [path for path in files if path.startswith("assets/javascripts/lunr/") or path.endswith("index.html")]
+    assert "sw.js" not in files and "embed/figures.json" not in files
+
+
+def test_a_changed_file_gives_a_new_version_and_a_different_worker(site_dir, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(site_dir, site)
+    before = offline.precache(site)
+    assert written(site) == before, "sw.js is written last, from the finished site"
+    css = site / "assets/sqrt-dk/figures.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    old = (site / "sw.js").read_bytes()
+    offline.write_worker(site)
+    after = written(site)
+    assert after["version"] != before["version"] and (site / "sw.js").read_bytes() != old
+    assert {p for p in after["files"] if after["files"][p] != before["files"].get(p)} == {"assets/sqrt-dk/figures.css"}
