@@ -1,9 +1,10 @@
 // The page's entry: finds the figures after every page swap, starts Python when one comes near,
-// and tells the figures how Python's start is going. Views, the bridge and embedding have their
-// own modules; all math is in pycore.
+// tells the figures how Python's start is going, and offers the site offline once it has.
+// Views, the bridge, embedding and the service worker have their own modules; all math is in pycore.
 import { BridgeClient } from "./bridge-client.js";
 import { FigureView } from "./figure-view.js";
 import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.js";
+import { offerOffline } from "./offline.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
@@ -58,5 +59,8 @@ function init() {
 window.sqrtDk = { request: (request) => client.request(request) };
 
 if (isEmbedPage()) startEmbedPage();
+// The service worker's install comes after Python's start, so it finds Pyodide's files in the
+// HTTP cache instead of downloading them a second time; a page without figures offers it at once.
+offerOffline(document.querySelector("[data-figure]") ? client.whenReady : Promise.resolve());
 if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(init);
 else init();

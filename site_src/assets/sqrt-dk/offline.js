@@ -1,0 +1,61 @@
+// Offline after the first visit: registers the service worker (sw.js at the site root) once the
+// page has what it came for, and says discreetly when the whole site is kept offline, or when a
+// new version waits for the next visit. Where service workers are unavailable, nothing happens.
+
+const ROOT = new URL("../../", import.meta.url); // this file is assets/sqrt-dk/offline.js
+const SHOWN_MS = 8000;
+const OFFLINE = "Available offline: this site now works without a network.";
+const UPDATE = "A new version is ready; it loads on your next visit.";
+
+// A small status line that fades after a few seconds; inside a host's frame the figure stays alone.
+function say(text) {
+  if (window.top !== window) return;
+  const note = document.createElement("p");
+  note.className = "sq-offline";
+  note.setAttribute("role", "status");
+  document.body.append(note);
+  setTimeout(() => {
+    note.textContent = text; // a live region is read when its text changes, not when it appears
+    setTimeout(() => note.remove(), SHOWN_MS);
+  }, 100);
+}
+
+// Say OFFLINE when the first version has cached the whole site, UPDATE when a newer one waits.
+function watch(registration, seen) {
+  const worker = registration.installing;
+  if (!worker || seen.has(worker)) return;
+  seen.add(worker);
+  const update = Boolean(registration.active);
+  const check = () => {
+    if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE : OFFLINE);
+  };
+  worker.addEventListener("statechange", check);
+  check();
+}
+
+async function register() {
+  const registration = await navigator.serviceWorker.register(new URL("sw.js", ROOT));
+  if (!registration) return; // automation that blocks service workers answers with nothing
+  const seen = new WeakSet();
+  registration.addEventListener("updatefound", () => watch(registration, seen));
+  watch(registration, seen);
+  if (registration.waiting && registration.active) say(UPDATE);
+}
+
+const loaded = () => new Promise((resolve) => {
+  if (document.readyState === "complete") resolve();
+  else window.addEventListener("load", resolve, { once: true });
+});
+const idle = () => new Promise((resolve) => (window.requestIdleCallback || setTimeout)(resolve));
+
+/**
+ * Register the service worker once `settled` is over (Python loaded or failed) and the page has
+ * loaded and gone idle, so that its install finds Pyodide's files in the HTTP cache.
+ * @param {Promise<unknown>} settled
+ */
+export function offerOffline(settled) {
+  // A frame sandboxed without allow-same-origin may not even look at navigator.serviceWorker.
+  if (self.origin === "null" || !("serviceWorker" in navigator)) return;
+  Promise.allSettled([settled, loaded()]).then(idle).then(register)
+    .catch((err) => console.warn(`This site cannot be kept offline here: ${err.message}`));
+}

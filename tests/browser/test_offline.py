@@ -1,0 +1,223 @@
+"""Offline after the first visit: the service worker keeps the whole site, pages, figures and embed
+pages work with the network off, an update never mixes two versions, and a strict
+Content-Security-Policy and sandboxed frames still work. Each test makes its own contexts that
+allow service workers (every other test blocks them)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from pycore.sitegen import offline
+from tests.browser.conftest import READY_MS, Watched, frame_of
+from tests.browser.test_a11y import AXE
+from tests.browser.test_robust import CSP
+from tests.conftest import Server, article_pages, free_port
+
+OFFLINE = "Available offline: this site now works without a network."
+UPDATE = "A new version is ready; it loads on your next visit."
+ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every(f => f.dataset.ready === 'true')"
+EMBEDS = {"/embed/dot-product/?q=1,1": {"q": [1, 1]},
+          "/embed/score-histogram/?dk=64&divisor=sqrt&theme=dark": {"dk": 64, "divisor": "sqrt"},
+          "/embed/saturation/?dk=256&n=16&divisor=none": {"dk": 256, "n": 16, "divisor": "none"}}
+# What a page is given for each file: the first 16 hex digits of its SHA-256, as the build writes them.
+HASHES = """async ([root, paths]) => Object.fromEntries(await Promise.all(paths.map(async (path) => {
+  const body = await (await fetch(new URL(path, root))).arrayBuffer();
+  const hex = [...new Uint8Array(await crypto.subtle.digest('SHA-256', body))].map(b => b.toString(16).padStart(2, '0'));
+  return [path, hex.join('').slice(0, 16)];
+})))"""
+
+
+@pytest.fixture
+def contexts(browser, browser_context_args, server):
+    """New contexts that allow service workers, each recording its pages' and workers' errors and warnings."""
+    server.reset()
+    made = []
+
+    def make(**options):
+        context = browser.new_context(**{**browser_context_args, **options, "service_workers": "allow"})
+        context.errors, context.warnings = [], []
+        context.on("console", lambda m: m.type == "error" and context.errors.append(m.text))
+        context.on("console", lambda m: m.type == "warning" and context.warnings.append(m.text))
+        context.on("weberror", lambda e: context.errors.append(str(e.error)))
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+    server.reset()
+
+
+def kept_offline(page):
+    """Wait until the service worker holds the whole site and controls the page, as the notice says."""
+    page.locator(".sq-offline").filter(has_text=OFFLINE).wait_for(timeout=READY_MS)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def operate(page, figure):
+    """One keyboard step on the figure's first slider or handle; done when its state has changed."""
+    target = figure.locator("input[type='range'], [data-handle]").first
+    before = figure.get_attribute("data-state")
+    key = target.evaluate("t => t.type !== 'range' ? 'ArrowUp' : t.value === t.max ? 'ArrowLeft' : 'ArrowRight'")
+    target.focus()
+    page.keyboard.press(key)
+    page.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[figure.element_handle(), before], timeout=10_000)
+
+
+def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, server):
+    context = contexts(reduced_motion="reduce")
+    page = context.new_page()
+    site = Watched(page, server)
+    site.open("/step-2/")
+    kept_offline(page)
+    # The notice is a status line that passes axe in both palettes and takes no focus.
+    page.add_script_tag(path=str(AXE))
+    for scheme in ("default", "slate"):
+        page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", scheme)
+        found = page.evaluate("async () => (await axe.run('.sq-offline')).violations.map(v => v.id)")
+        assert found == [], (scheme, found)
+    assert page.locator(".sq-offline").get_attribute("role") == "status"
+    assert page.locator(".sq-offline :is(a, button, input, [tabindex])").count() == 0
+
+    context.set_offline(True)
+    server.settings["missing"] = ("/",)  # a request that still reached the server would fail
+    server.settings["log"] = []
+    failed = []
+    context.on("requestfailed", lambda r: failed.append(r.url))
+    page.reload()  # a full load from the cache: Python starts again, offline
+    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    for path in article_pages():  # then every page by Material's instant navigation
+        site.open(path, ready=None)
+        assert page.locator("article h1").first.text_content().strip(), path
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        figures = page.locator("[data-figure]:has(input[type='range'], [data-handle])")
+        if figures.count():
+            operate(page, figures.first)
+    for path, state in EMBEDS.items():  # embed pages, opened cold, with their address's state
+        page.goto(server.url + path)
+        page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+        shown = json.loads(page.locator("[data-figure]").get_attribute("data-state"))
+        assert {name: shown[name] for name in state} == state, path
+        operate(page, page.locator("[data-figure]"))
+    assert failed == [] and context.errors == []
+    # Only the browser's own update checks for sw.js, which offline emulation does not cover, got through.
+    assert {path for path, status in server.settings["log"]} <= {"/sw.js"}
+
+
+def test_the_first_visit_downloads_nothing_twice(browser_type, browser_type_launch_args, server, site_dir, tmp_path):
+    """With a disk cache, as a reader has, the install revalidates what the page loaded (304)
+    instead of fetching it again. (A new context's in-memory cache cannot hold Pyodide's wasm.)"""
+    server.reset()
+    context = browser_type.launch_persistent_context(tmp_path / "profile", **browser_type_launch_args,
+                                                     service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/step-2/")
+        page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+        kept_offline(page)
+    finally:
+        context.close()
+    log = server.settings["log"]
+    server.reset()
+    downloads = [path for path, status in log if status == 200]
+    assert len(downloads) == len(set(downloads)), "a file was downloaded twice"
+    kept = {f"/{path}" for path in offline.precache(site_dir)["files"]}
+    assert kept <= {path for path, status in log if status in (200, 304)}
+
+
+def deploy(live, site_dir, version: str) -> dict:
+    """Make ``live`` the built site with the marker of ``version`` in a page, a stylesheet and a
+    script, and ``sw.js`` rewritten for it, as a new build would; return its precache."""
+    edits = {"step-2/index.html": ("</head>", f'<meta name="sq-test-version" content="{version}"></head>'),
+             "assets/sqrt-dk/figures.css": ("", f':root {{ --sq-test-version: "{version}"; }}\n'),
+             "assets/sqrt-dk/a11y.js": ("", f'document.documentElement.dataset.sqTestVersion = "{version}";\n')}
+    for path, (before, after) in edits.items():
+        text = (site_dir / path).read_text(encoding="utf-8")
+        (live / path).write_text(text.replace(before, after, 1) if before else text + after, encoding="utf-8")
+    offline.write_worker(live)
+    return offline.precache(live)
+
+
+def version_shown(page) -> list[str]:
+    """The version of the page, its stylesheet and its script."""
+    return page.evaluate("""() => [document.querySelector('meta[name=sq-test-version]').content,
+        getComputedStyle(document.documentElement).getPropertyValue('--sq-test-version').trim().replaceAll('"', ''),
+        document.documentElement.dataset.sqTestVersion]""")
+
+
+def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, site_dir, tmp_path):
+    live = tmp_path / "live"
+    shutil.copytree(site_dir, live)
+    a = deploy(live, site_dir, "A")
+    server = Server(live, port=free_port())
+    try:
+        context = contexts()
+        page = context.new_page()
+        page.goto(server.url + "/step-2/")
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        kept_offline(page)
+
+        server.reset()
+        b = deploy(live, site_dir, "B")
+        changed = {f"/{path}" for path, digest in b["files"].items() if a["files"].get(path) != digest}
+        assert changed == {"/step-2/", "/assets/sqrt-dk/figures.css", "/assets/sqrt-dk/a11y.js"}
+        page.reload()  # the browser finds the new sw.js; the page stays with the version that served it
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        page.locator(".sq-offline").filter(has_text=UPDATE).wait_for(timeout=READY_MS)
+        assert version_shown(page) == ["A", "A", "A"]
+        assert page.evaluate(HASHES, [server.url + "/", list(a["files"])]) == a["files"]
+        fetched = {path.split("?")[0] for path, status in server.settings["log"]}
+        assert fetched == {"/sw.js", *changed}, "the new version fetched only what changed"
+        caches = page.evaluate("() => caches.keys()")
+        assert sorted(caches) == sorted(f"sqrt-dk / {v['version']}" for v in (a, b))
+
+        page.close()  # no page of version A is left open: the next visit is version B's
+        page = context.new_page()
+        page.goto(server.url + "/step-2/")
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        assert version_shown(page) == ["B", "B", "B"]
+        assert page.evaluate(HASHES, [server.url + "/", list(b["files"])]) == b["files"]
+        assert page.evaluate("() => caches.keys()") == [f"sqrt-dk / {b['version']}"]
+        assert context.errors == []
+    finally:
+        server.close()
+
+
+def test_offline_under_a_sub_path_and_a_strict_content_security_policy(contexts, site_dir, tmp_path):
+    """A host that serves the site under /sqrt-dk/ with the strict policy: the worker's scope is that folder."""
+    (tmp_path / "sqrt-dk").symlink_to(site_dir, target_is_directory=True)
+    server = Server(tmp_path, port=free_port())
+    server.settings["headers"] = {"Content-Security-Policy": CSP}
+    try:
+        context = contexts()
+        page = context.new_page()
+        page.goto(server.url + "/sqrt-dk/step-2/")
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        kept_offline(page)
+        assert page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == server.url + "/sqrt-dk/sw.js"
+        context.set_offline(True)
+        for path in ("/sqrt-dk/step-6/", "/sqrt-dk/embed/dot-product/?q=1,1"):
+            page.goto(server.url + path)
+            page.wait_for_function(ALL_READY, timeout=READY_MS)
+            operate(page, page.locator("[data-figure]:has(input[type='range'], [data-handle])").first)
+        assert context.errors == []
+    finally:
+        server.close()
+
+
+def test_sandboxed_frames_stay_interactive_with_service_workers_allowed(contexts, server, host):
+    """A frame without allow-same-origin may not touch navigator.serviceWorker: the site leaves it be."""
+    server.settings["headers"] = {"Access-Control-Allow-Origin": "*"}
+    context = contexts()
+    page = context.new_page()
+    page.goto(host("sandboxes.html", [("dot-product", {"q": "1,1"})], sandbox="allow-scripts"))
+    fig = frame_of(page, 0).locator("[data-figure]")
+    frame_of(page, 0).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+    assert json.loads(fig.get_attribute("data-state"))["q"] == [1, 1]
+    fig.locator("input[data-field='swing']").fill("180")
+    fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
+    page.wait_for_timeout(1000)  # Python is up: elsewhere the worker would be registered by now
+    assert context.errors == [] and not [w for w in context.warnings if "offline" in w]
