@@ -7,9 +7,13 @@ const SHOWN_MS = 8000;
 const OFFLINE = "Available offline: this site now works without a network.";
 const UPDATE = "A new version is ready; it loads on your next visit.";
 
-// A small status line that fades after a few seconds; inside a host's frame the figure stays alone.
+const said = new Set();
+
+// A small status line that fades after a few seconds, each text once per page; inside a host's
+// frame the figure stays alone.
 function say(text) {
-  if (window.top !== window) return;
+  if (window.top !== window || said.has(text)) return;
+  said.add(text);
   const note = document.createElement("p");
   note.className = "sq-offline";
   note.setAttribute("role", "status");
@@ -21,10 +25,9 @@ function say(text) {
 }
 
 // Say OFFLINE when the first version has cached the whole site, UPDATE when a newer one waits.
-function watch(registration, seen) {
+function watch(registration) {
   const worker = registration.installing;
-  if (!worker || seen.has(worker)) return;
-  seen.add(worker);
+  if (!worker) return;
   const update = Boolean(registration.active);
   const check = () => {
     if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE : OFFLINE);
@@ -36,9 +39,8 @@ function watch(registration, seen) {
 async function register() {
   const registration = await navigator.serviceWorker.register(new URL("sw.js", ROOT));
   if (!registration) return; // automation that blocks service workers answers with nothing
-  const seen = new WeakSet();
-  registration.addEventListener("updatefound", () => watch(registration, seen));
-  watch(registration, seen);
+  registration.addEventListener("updatefound", () => watch(registration));
+  watch(registration);
   if (registration.waiting && registration.active) say(UPDATE);
 }
 
