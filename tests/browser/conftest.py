@@ -129,3 +129,25 @@ def watched(shared, server):
     yield shared
     shared.page.emulate_media(media="screen", color_scheme="light", reduced_motion="no-preference")
     server.reset()
+
+
+@pytest.fixture
+def fresh(browser, server):
+    """A page in a new context (cold: its own worker, no cache), with its errors recorded."""
+    server.reset()
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.uncaught = []
+        page.console_errors = []
+        page.on("pageerror", lambda e: page.uncaught.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    server.reset()
