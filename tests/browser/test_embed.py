@@ -106,6 +106,7 @@ def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, h
         message = fig.locator("[data-status]").text_content()
         first = next(iter(params))
         assert message.startswith(f"{first} must be"), message
+        assert message.endswith(". Showing the default figure, not the settings in this link."), message
         assert frame.locator("script:not([src])").count() == 0
         assert frame.locator("[onload], [onerror], a[href^='javascript']").count() == 0
     assert "dk must be a whole number from 1 to 512, got '9999'" in frame_of(page, len(frames) - 1).locator("[data-status]").text_content()
