@@ -8,8 +8,14 @@ import pytest
 
 from pycore import figures
 from pycore.params import from_json
+from tests.conftest import ROOT
 
 READY_MS = 60_000
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core's serious and critical findings on the page, once AXE is added to it.
+SERIOUS = """async () => (await axe.run(document)).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
 
 
 class Watched:
