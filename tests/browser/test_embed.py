@@ -235,12 +235,16 @@ def test_sandboxed_frames(watched, host, sandbox, cors, interactive):
     if interactive:
         frame_of(page, 0).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
         assert json.loads(fig.get_attribute("data-state"))["q"] == [1, 1]
+        assert fig.get_attribute("data-pending") is None
         fig.locator("input[data-field='swing']").fill("180")
         fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
     else:
         page.wait_for_timeout(3000)
         assert fig.get_attribute("data-ready") is None
         assert "sandboxed without allow-same-origin" in fig.locator("[data-status]").text_content()
+        assert fig.locator("[data-status]").text_content().endswith(f". {DEFAULT_SHOWN}")
+        assert fig.get_attribute("data-pending") == "true"
+        assert opacity(fig.locator(".sq-figure__stage")) <= 0.5
         assert fig.locator(".sq-figure__stage svg").count() == 2, "the pre-rendered figure stays"
 
 
