@@ -6,36 +6,12 @@ import io
 import json
 import zipfile
 
-import pytest
-
 from pycore import figures
 from pycore.sitegen.pack import core_archive
 from tests.browser.conftest import READY_MS, expected
 from tests.conftest import article_pages
 
 CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'"
-
-
-@pytest.fixture
-def fresh(browser, server):
-    """A page in a new context (cold: its own worker, no cache), with its errors recorded."""
-    server.reset()
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        page.uncaught = []
-        page.console_errors = []
-        page.on("pageerror", lambda e: page.uncaught.append(str(e)))
-        page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    server.reset()
 
 
 def statuses(page):

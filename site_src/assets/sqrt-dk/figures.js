@@ -8,16 +8,17 @@ import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
 
-function everyStatus(text, isError) {
-  views.forEach((view) => { if (!view.el.dataset.ready) view.status(text, isError); });
+/** Tell every figure that is not interactive yet how Python's start is going. */
+function notReady(tell) {
+  views.forEach((view) => { if (!view.el.dataset.ready) tell(view); });
 }
 
 const activate = (view) => view.activate(isEmbedPage() ? embedParams() : view.linkedParams());
 
 const client = new BridgeClient(STALL_MS, {
-  loading: (detail) => everyStatus(detail ? `Loading Python in your browser: ${detail}…` : "Loading Python in your browser…"),
+  loading: (detail) => notReady((view) => view.status(detail ? `Loading Python in your browser: ${detail}…` : "Loading Python in your browser…")),
   ready: () => views.forEach(activate),
-  failed: (reason) => everyStatus(`Interactivity is unavailable: ${reason}. The figure shows its starting state.`, true),
+  failed: (reason) => notReady((view) => view.unavailable(reason)),
 });
 
 // Nothing of Pyodide is fetched before the page has painted once. A frame scrolled out of
@@ -36,12 +37,13 @@ function init() {
   const fresh = found.filter((el) => !el.dataset.bound).map((el) => {
     el.dataset.bound = "true";
     const view = new FigureView(el, client, isEmbedPage());
+    if (isEmbedPage() && embedParams()) view.pend();
     views.add(view);
     return view;
   });
   if (!fresh.length) return;
   if (client.phase === "ready") fresh.forEach(activate);
-  else if (client.phase === "failed") fresh.forEach((view) => view.status(`Interactivity is unavailable: ${client.problem}.`, true));
+  else if (client.phase === "failed") fresh.forEach((view) => view.unavailable(client.problem));
   else if (client.phase === "loading") fresh.forEach((view) => view.status("Loading Python in your browser…"));
   else afterPaint(() => {
     // Python starts when a figure comes near the viewport, or when the browser is idle.
