@@ -170,6 +170,7 @@ def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fre
     assert json.loads(fig.get_attribute("data-state")) == figures.state_json(module.State()), "the default, marked pending"
     assert opacity(fig.locator(".sq-figure__stage")) <= 0.5
     assert undimmed(status) and undimmed(fig.locator("[data-readout='dk']"))
+    assert fig.locator("[role='status'][data-announce]").text_content() == PENDING, "a screen reader hears it too"
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(SERIOUS) == []
     held.release()
@@ -179,7 +180,7 @@ def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fre
     assert opacity(fig.locator(".sq-figure__stage")) == 1
     assert status.text_content() == ""
     seen = page.evaluate("() => window.whilePending")
-    assert seen[0] == PENDING and all(text.startswith(PENDING) for text in seen), seen
+    assert seen and all(text.startswith(PENDING) for text in seen), seen
     assert f"{PENDING} (Loading Python in your browser: loading the figures' code…)" in seen
     assert page.uncaught == [] and page.console_errors == []
 
@@ -203,6 +204,7 @@ def test_without_python_an_embed_stays_pending_and_says_the_default_is_shown(fre
     assert fig.get_attribute("data-ready") is None
     assert json.loads(fig.get_attribute("data-state")) == figures.state_json(figures.get("dot-product").State())
     assert opacity(fig.locator(".sq-figure__stage")) <= 0.5 and undimmed(status)
+    assert fig.locator("[role='status'][data-announce]").text_content() == status.text_content()
     assert page.uncaught == []
 
 

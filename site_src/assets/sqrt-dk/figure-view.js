@@ -78,14 +78,17 @@ export class FigureView {
   pend() {
     this.el.dataset.pending = "true";
     this.status("");
+    this.say(PENDING);
   }
 
-  /** The status line; while pending, a message that is not an error is shown after the pending one. */
+  /** The status line; while pending, a message that is not an error is shown after the pending one.
+   * Errors are also read out (progress is not: it changes every slice). */
   status(text, isError = false) {
     const line = this.el.querySelector("[data-status]");
     if (!line) return;
     line.textContent = this.pending && !isError ? (text ? `${PENDING} (${text})` : PENDING) : text;
     line.classList.toggle("sq-figure__status--error", isError);
+    if (isError && text) this.say(text);
   }
 
   /** Python will not start: the figure stays as it was built, and says whether that is what was asked for. */
