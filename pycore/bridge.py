@@ -55,12 +55,16 @@ def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, 
 
 
 def render(figure_id: str, p: Mapping[str, str], slice_ms: float | None = None) -> dict[str, Any]:
-    """Parse parameters and draw; bad parameters give the default state and a message."""
+    """Parse parameters and draw; bad parameters give the default state and a message that says so.
+
+    The parameters come from an address (an embed page's, or an article link's), hence the wording.
+    """
     module = figures.get(figure_id)
     try:
         return answer(module, module.parse(p), slice_ms)
     except ParamError as err:
-        return {**answer(module, module.State(), slice_ms), "error": str(err)}
+        return {**answer(module, module.State(), slice_ms),
+                "error": f"{err}. Showing the default figure, not the settings in this link."}
 
 
 def p_fields(state: Any) -> set[str]:

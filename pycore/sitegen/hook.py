@@ -6,7 +6,6 @@ raises PluginError naming the page, so ``mkdocs build --strict`` fails instead o
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -18,11 +17,12 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, train_grid  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
+_runtime: list[pack.Runtime] = []
 _serving = False
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
@@ -54,6 +54,15 @@ def on_startup(command, dirty):
     """Remember whether this is ``mkdocs serve``: its pages change while a browser has them open."""
     global _serving
     _serving = command == "serve"
+
+
+def on_config(config):
+    """Pack the core and trace the standard library once per build: pages name both in their preload hints."""
+    try:
+        _runtime[:] = [pack.Runtime(core=pack.core_archive(), stdlib=stdlib.stdlib_archive())]
+    except stdlib.TraceError as err:
+        raise PluginError(f"the figures failed in Pyodide while the standard library was traced: {err}") from None
+    return config
 
 
 def on_files(files, config):
@@ -152,6 +161,13 @@ def on_page_content(html, page, config, files):
         raise PluginError(f"{page.file.src_uri}: {err}") from None
 
 
+def on_post_page(output, page, config):
+    """A page with a figure starts downloading Python's files while it is still parsing."""
+    if "data-figure=" not in output:
+        return output
+    return output.replace("</head>", _runtime[0].preload_links(_site_root(page.url)) + "</head>", 1)
+
+
 def on_post_build(config):
     """Write the core archive and its manifest, vendor files, one embed page and oEmbed response per
     figure and the list of figures (the last two need ``site_url``, since they hold absolute addresses),
@@ -160,15 +176,8 @@ def on_post_build(config):
     if not config["site_url"]:
         raise PluginError("site_url is not set: the oEmbed responses and embed/figures.json need the site's address")
     site = Path(config["site_dir"])
-    name, data = pack.core_archive()
-    assets = site / "assets" / "sqrt-dk"
-    assets.mkdir(parents=True, exist_ok=True)
-    for old in assets.glob("core-*.zip"):
-        old.unlink()
-    (assets / name).write_bytes(data)
-    (assets / "core.json").write_text(json.dumps({"archive": name}), encoding="utf-8")
-    pack.copy_vendor(site)
-    embed.write_pages(site, config["site_url"], config["site_name"])
+    pack.write_runtime(site, _runtime[0])
+    embed.write_pages(site, config["site_url"], config["site_name"], _runtime[0].preload_links("../../"))
     if not _serving:
         offline.write_worker(site)
 

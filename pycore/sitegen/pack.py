@@ -1,21 +1,25 @@
-"""Pack the runtime part of pycore into one content-hashed zip, and copy vendor files."""
+"""What the browser runs: the core and a trimmed standard library as content-hashed zips, the module
+that names them, Pyodide's own files, KaTeX's stylesheet, and the preload hints of figure pages."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import shutil
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import CORE, NODE_MODULES, ROOT, SITEGEN
 
 VENDOR = {
-    "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                "pyodide-lock.json"),
+    "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"),
     "katex": ("katex.min.css", "fonts"),
 }
 SOURCES = {"pyodide": NODE_MODULES / "pyodide", "katex": NODE_MODULES / "katex" / "dist"}
+STDLIB = SOURCES["pyodide"] / "python_stdlib.zip"
+"""Pyodide's stock standard library, which the site ships trimmed (see ``stdlib``)."""
 
 
 def runtime_files() -> list[Path]:
@@ -49,3 +53,54 @@ def copy_vendor(site_dir: Path) -> None:
                 shutil.copytree(src, dest, dirs_exist_ok=True)
             else:
                 shutil.copyfile(src, dest)
+
+
+ASSETS = "assets/sqrt-dk/"
+"""Where the site's own scripts and the two archives live, relative to the site root."""
+FILES_MODULE = "runtime-files.js"
+"""The generated module that tells runtime.js the archives' names and the lock file."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The content-hashed archives one build ships."""
+
+    core: tuple[str, bytes]
+    stdlib: tuple[str, bytes]
+
+    def preloads(self) -> tuple[str, ...]:
+        """What a figure page should start downloading while it parses, relative to the site root,
+        largest first: Pyodide's wasm and loader, the standard library, the core."""
+        return ("assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/pyodide/pyodide.asm.mjs",
+                ASSETS + self.stdlib[0], ASSETS + self.core[0])
+
+    def preload_links(self, root: str) -> str:
+        """The <link rel=preload> tags for a page whose path to the site root is ``root``."""
+        return "".join(f'<link rel="preload" href="{root}{path}" as="fetch" crossorigin>' for path in self.preloads())
+
+
+def empty_lock() -> dict:
+    """Pyodide's lock file without packages: the site loads none, so it need not fetch 120 kB to learn that."""
+    stock = json.loads((SOURCES["pyodide"] / "pyodide-lock.json").read_text(encoding="utf-8"))
+    return {"info": stock["info"], "packages": {}}
+
+
+def files_module(runtime: Runtime) -> str:
+    """The source of runtime-files.js."""
+    return ("// Written by pycore/sitegen/pack.py at build time: the archives this build ships, and Pyodide's\n"
+            "// lock file without packages (so Pyodide does not fetch its own).\n"
+            f"export const CORE = {json.dumps(runtime.core[0])};\n"
+            f"export const STDLIB = {json.dumps(runtime.stdlib[0])};\n"
+            f"export const LOCK = {json.dumps(empty_lock())};\n")
+
+
+def write_runtime(site_dir: Path, runtime: Runtime) -> None:
+    """Write both archives and the module naming them, removing older archives, and copy the vendor files."""
+    assets = site_dir / ASSETS
+    assets.mkdir(parents=True, exist_ok=True)
+    for old in [*assets.glob("core-*.zip"), *assets.glob("python_stdlib-*.zip")]:
+        old.unlink()
+    for name, data in (runtime.core, runtime.stdlib):
+        (assets / name).write_bytes(data)
+    (assets / FILES_MODULE).write_text(files_module(runtime), encoding="utf-8")
+    copy_vendor(site_dir)

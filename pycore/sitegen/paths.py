@@ -12,3 +12,5 @@ ROOT = CORE.parent
 """The repository root."""
 TEMPLATES = ROOT / "templates"
 NODE_MODULES = ROOT / "node_modules"
+CACHE = ROOT / ".cache"
+"""Build results that are slow to recompute, keyed by their inputs; safe to delete."""

@@ -11,9 +11,14 @@ import pytest
 
 from pycore import figures
 from pycore.params import from_json
-from tests.conftest import Server
+from tests.conftest import ROOT, Server
 
 READY_MS = 60_000
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core's serious and critical findings on the page, once AXE is added to it.
+SERIOUS = """async () => (await axe.run(document)).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
   frame: [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source)}));</script>
@@ -144,6 +149,28 @@ def watched(shared, server):
     shared.reset()
     yield shared
     shared.page.emulate_media(media="screen", color_scheme="light", reduced_motion="no-preference")
+    server.reset()
+
+
+@pytest.fixture
+def fresh(browser, browser_context_args, server):
+    """A page in a new context (cold: its own worker, no cache, no service worker), with its errors recorded."""
+    server.reset()
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**{**browser_context_args, **options})
+        contexts.append(context)
+        page = context.new_page()
+        page.uncaught = []
+        page.console_errors = []
+        page.on("pageerror", lambda e: page.uncaught.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
     server.reset()
 
 

@@ -8,14 +8,10 @@ import json
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import READY_MS
-from tests.conftest import ROOT, article_pages
+from tests.browser.conftest import AXE, READY_MS, SERIOUS
+from tests.conftest import article_pages
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = article_pages()
-SERIOUS = """async () => (await axe.run(document)).violations
-  .filter(v => v.impact === 'serious' || v.impact === 'critical')
-  .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

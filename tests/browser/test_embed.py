@@ -4,15 +4,19 @@ height, XSS."""
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import READY_MS, expected, frame_of
+from tests.browser.conftest import AXE, READY_MS, SERIOUS, expected, frame_of
 
 # A valid, non-default state for every figure, in URL form, from its parameter specs.
 STATES = {fid: {spec.name: spec.example() for spec in module.PARAMS} for fid, module in figures.FIGURES.items()}
 PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
+PENDING = "Drawing your settings…"
+DEFAULT_SHOWN = "Showing the default figure, not the settings in this link."
+PYODIDE = "**/assets/vendor/pyodide/**"
 
 
 def test_every_figure_has_valid_sample_state():
@@ -41,6 +45,7 @@ def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
         shown = fig.evaluate("f => Object.fromEntries([...f.querySelectorAll('[data-readout]')].map(e => [e.dataset.readout, e.textContent]))")
         assert shown == readouts, figure_id
         assert fig.locator(".sq-figure__stage").evaluate("s => s.innerHTML") == svg, figure_id
+        assert fig.get_attribute("data-pending") is None, figure_id
     # Interactive inside its frame: move a slider and read the new state back.
     fig = frame_of(page, list(STATES).index("score-histogram")).locator("[data-figure]")
     fig.locator("input[data-field='dk']").fill("100")
@@ -77,11 +82,117 @@ def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, h
         message = fig.locator("[data-status]").text_content()
         first = next(iter(params))
         assert message.startswith(f"{first} must be"), message
+        assert message.endswith(f". {DEFAULT_SHOWN}"), message
+        assert fig.get_attribute("data-pending") is None, "drawn, and the message says what"
         assert frame.locator("script:not([src])").count() == 0
         assert frame.locator("[onload], [onerror], a[href^='javascript']").count() == 0
     assert "dk must be a whole number from 1 to 512, got '9999'" in frame_of(page, len(frames) - 1).locator("[data-status]").text_content()
     page.wait_for_timeout(300)
     assert watched.dialogs == []
+
+
+class Held:
+    """Holds a page's requests for Pyodide's files, so Python cannot start, until released."""
+
+    def __init__(self, page):
+        self.routes, self.released = [], False
+        page.route(PYODIDE, lambda route: self.hold(route))
+
+    def hold(self, route):
+        if self.released:
+            route.continue_()
+        else:
+            self.routes.append(route)
+
+    def release(self):
+        self.released = True
+        for route in self.routes:
+            route.continue_()
+
+
+# Every status line shown while the figure is pending, in order.
+WHILE_PENDING = """window.whilePending = [];
+  new MutationObserver(() => { const f = document.querySelector('[data-figure]');
+    if (f && f.dataset.pending === 'true') window.whilePending.push(f.querySelector('[data-status]').textContent); })
+    .observe(document, { subtree: true, childList: true, characterData: true, attributes: true });"""
+
+
+def opacity(locator):
+    return locator.evaluate("e => Number(getComputedStyle(e).opacity)")
+
+
+def undimmed(locator):
+    """Neither the element nor any element around it is made transparent."""
+    return locator.evaluate("e => { for (; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false; return true; }")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fresh, server, scheme):
+    page = fresh(color_scheme=scheme)
+    page.add_init_script(WHILE_PENDING)
+    held = Held(page)
+    params = {"dk": "64", "divisor": "none"}
+    with page.expect_request(PYODIDE):
+        page.goto(f"{server.url}/embed/score-histogram/?{urlencode(params)}")
+    fig = page.locator("[data-figure]")
+    status = fig.locator("[data-status]")
+    module = figures.get("score-histogram")
+    assert fig.get_attribute("data-pending") == "true"
+    assert status.text_content() == f"{PENDING} (Loading Python in your browser…)"
+    assert json.loads(fig.get_attribute("data-state")) == figures.state_json(module.State()), "the default, marked pending"
+    assert opacity(fig.locator(".sq-figure__stage")) <= 0.5
+    assert undimmed(status) and undimmed(fig.locator("[data-readout='dk']"))
+    assert fig.locator("[role='status'][data-announce]").text_content() == PENDING, "a screen reader hears it too"
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == []
+    held.release()
+    page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+    assert fig.get_attribute("data-pending") is None
+    assert json.loads(fig.get_attribute("data-state")) == figures.state_json(module.parse(params))
+    assert opacity(fig.locator(".sq-figure__stage")) == 1
+    assert status.text_content() == ""
+    seen = page.evaluate("() => window.whilePending")
+    assert seen and all(text.startswith(PENDING) for text in seen), seen
+    assert f"{PENDING} (Loading Python in your browser: loading the figures' code…)" in seen
+    assert page.uncaught == [] and page.console_errors == []
+
+
+@pytest.mark.parametrize("how", ["missing", "stalled"])
+def test_without_python_an_embed_stays_pending_and_says_the_default_is_shown(fresh, server, how):
+    page = fresh()
+    if how == "missing":
+        server.settings["missing"] = ("/assets/vendor/pyodide/",)
+    else:
+        Held(page)
+        page.add_init_script("window.sqrtDkStallMs = 3000")
+    page.goto(f"{server.url}/embed/dot-product/?q=1,1")
+    fig = page.locator("[data-figure]")
+    status = fig.locator("[data-status]")
+    status.filter(has_text="Interactivity is unavailable").wait_for(timeout=30_000)
+    assert status.text_content().endswith(f". {DEFAULT_SHOWN}"), status.text_content()
+    if how == "stalled":
+        assert "did not start within 3 s" in status.text_content()
+    assert fig.get_attribute("data-pending") == "true"
+    assert fig.get_attribute("data-ready") is None
+    assert json.loads(fig.get_attribute("data-state")) == figures.state_json(figures.get("dot-product").State())
+    assert opacity(fig.locator(".sq-figure__stage")) <= 0.5 and undimmed(status)
+    assert fig.locator("[role='status'][data-announce]").text_content() == status.text_content()
+    assert page.uncaught == []
+
+
+def test_no_pending_where_nothing_is_asked_for(fresh, server):
+    """An embed page without parameters (theme is not one) and an article link with a state are never pending."""
+    page = fresh()
+    page.add_init_script("""window.pendingSeen = [];
+      new MutationObserver((records) => records.forEach((r) => window.pendingSeen.push(r.target.getAttribute('data-pending'))))
+        .observe(document, { subtree: true, attributes: true, attributeFilter: ['data-pending'] });""")
+    for path in ["/embed/score-histogram/", "/embed/score-histogram/?theme=dark", "/step-2/#fig-dot-product?q=1,1"]:
+        page.goto(server.url + path)
+        page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+        assert page.evaluate("() => window.pendingSeen") == [], path
+        assert page.locator("[data-figure][data-pending]").count() == 0, path
+    assert json.loads(page.locator("#fig-dot-product").get_attribute("data-state"))["q"] == [1, 1]
+    assert page.uncaught == []
 
 
 @pytest.mark.parametrize("sandbox,cors,interactive", [
@@ -98,12 +209,16 @@ def test_sandboxed_frames(watched, host, sandbox, cors, interactive):
     if interactive:
         frame_of(page, 0).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
         assert json.loads(fig.get_attribute("data-state"))["q"] == [1, 1]
+        assert fig.get_attribute("data-pending") is None
         fig.locator("input[data-field='swing']").fill("180")
         fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
     else:
         page.wait_for_timeout(3000)
         assert fig.get_attribute("data-ready") is None
         assert "sandboxed without allow-same-origin" in fig.locator("[data-status]").text_content()
+        assert fig.locator("[data-status]").text_content().endswith(f". {DEFAULT_SHOWN}")
+        assert fig.get_attribute("data-pending") == "true"
+        assert opacity(fig.locator(".sq-figure__stage")) <= 0.5
         assert fig.locator(".sq-figure__stage svg").count() == 2, "the pre-rendered figure stays"
 
 

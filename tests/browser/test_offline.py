@@ -11,8 +11,7 @@ import shutil
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import READY_MS, Watched, frame_of
-from tests.browser.test_a11y import AXE
+from tests.browser.conftest import AXE, READY_MS, Watched, frame_of
 from tests.browser.test_robust import CSP
 from tests.conftest import Server, article_pages, free_port
 

@@ -6,36 +6,12 @@ import io
 import json
 import zipfile
 
-import pytest
-
 from pycore import figures
 from pycore.sitegen.pack import core_archive
 from tests.browser.conftest import READY_MS, expected
 from tests.conftest import article_pages
 
 CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'"
-
-
-@pytest.fixture
-def fresh(browser, browser_context_args, server):
-    """A page in a new context (cold: its own worker, no cache, no service worker), with its errors recorded."""
-    server.reset()
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(**{**browser_context_args, **options})
-        contexts.append(context)
-        page = context.new_page()
-        page.uncaught = []
-        page.console_errors = []
-        page.on("pageerror", lambda e: page.uncaught.append(str(e)))
-        page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    server.reset()
 
 
 def statuses(page):
@@ -130,7 +106,7 @@ def test_csp_without_wasm_stalls_and_says_so(fresh, server):
     assert page.uncaught == []
 
 
-def test_nothing_of_pyodide_before_first_paint_and_progress_is_shown(fresh, server):
+def test_python_downloads_while_the_page_parses_and_progress_is_shown(fresh, server):
     page = fresh()
     page.add_init_script("""
       window.seen = [];
@@ -140,10 +116,10 @@ def test_nothing_of_pyodide_before_first_paint_and_progress_is_shown(fresh, serv
     page.goto(server.url + "/step-2/")
     page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
     timing = page.evaluate("""() => ({
-      paint: performance.getEntriesByType('paint').map(p => p.startTime)[0],
-      worker: performance.getEntriesByType('resource').filter(r => r.name.endsWith('/worker.js')).map(r => r.startTime)[0],
+      parsed: performance.getEntriesByType('navigation')[0].domInteractive,
+      wasm: performance.getEntriesByType('resource').filter(r => r.name.endsWith('/pyodide.asm.wasm'))[0],
     })""")
-    assert timing["paint"] is not None and timing["worker"] > timing["paint"]
+    assert timing["wasm"]["initiatorType"] == "link" and timing["wasm"]["startTime"] < timing["parsed"]
     seen = page.evaluate("() => window.seen")
     assert "Loading Python in your browser: loading the Python runtime…" in seen
     assert "Loading Python in your browser: loading the figures' code…" in seen

@@ -6,6 +6,7 @@ import html
 import json
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -48,14 +49,48 @@ def test_nothing_is_loaded_from_another_host(site_dir):
 
 
 def test_assets_are_self_hosted(site_dir):
-    manifest = json.loads((site_dir / "assets/sqrt-dk/core.json").read_text())
-    assert re.fullmatch(r"core-[0-9a-f]{12}\.zip", manifest["archive"])
-    assert (site_dir / "assets/sqrt-dk" / manifest["archive"]).is_file()
-    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
-        assert (site_dir / "assets/vendor/pyodide" / name).stat().st_size > 0
+    assets = site_dir / "assets/sqrt-dk"
+    named = dict(re.findall(r'export const (CORE|STDLIB) = "([^"]+)";', (assets / "runtime-files.js").read_text()))
+    assert re.fullmatch(r"core-[0-9a-f]{12}\.zip", named["CORE"])
+    assert re.fullmatch(r"python_stdlib-[0-9a-f]{12}\.zip", named["STDLIB"])
+    assert sorted(p.name for p in assets.glob("*.zip")) == sorted(named.values()), "an older archive was left behind"
+    assert sorted(p.name for p in (site_dir / "assets/vendor/pyodide").iterdir()) == [
+        "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs"], "only what the runtime loads is shipped"
     assert (site_dir / "assets/vendor/katex/katex.min.css").is_file()
     assert not (site_dir / "assets/vendor/katex/katex.min.js").exists(), "math is typeset at build time"
     assert list((site_dir / "assets/vendor/katex/fonts").glob("*.woff2"))
+
+
+def test_the_lock_file_the_runtime_passes_lists_no_packages_for_this_pyodide(site_dir):
+    text = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()
+    lock = json.loads(re.search(r"export const LOCK = (.*);", text).group(1))
+    stock = json.loads((ROOT / "node_modules/pyodide/pyodide-lock.json").read_text())
+    assert lock == {"info": stock["info"], "packages": {}}
+
+
+def test_the_standard_library_is_trimmed_and_compiled(site_dir):
+    name = re.search(r'STDLIB = "([^"]+)"', (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()).group(1)
+    members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / name).namelist()
+    stock = {m.removesuffix(".py") for m in zipfile.ZipFile(ROOT / "node_modules/pyodide/python_stdlib.zip").namelist()}
+    assert all(m.endswith(".pyc") and m.removesuffix(".pyc") in stock for m in members)
+    modules = {m.removesuffix(".pyc").removesuffix("/__init__").replace("/", ".") for m in members}
+    # What the core imports from the library, and what Pyodide's own start needs, are in; the rest is not.
+    assert {"dataclasses", "random", "json", "typing", "hashlib", "_pyodide._base", "pyodide.ffi", "asyncio"} <= modules
+    assert not {"argparse", "email", "unittest", "tkinter", "sqlite3", "xml.dom"} & modules
+    assert (site_dir / "assets/sqrt-dk" / name).stat().st_size < 0.35 * (ROOT / "node_modules/pyodide/python_stdlib.zip").stat().st_size
+
+
+def test_figure_pages_preload_python_and_other_pages_do_not(site_dir):
+    text = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()
+    archives = [f"assets/sqrt-dk/{n}" for n in re.findall(r'export const (?:CORE|STDLIB) = "([^"]+)";', text)]
+    wanted = {"assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/pyodide/pyodide.asm.mjs", *archives}
+    for page in [site_dir / "step-2/index.html", site_dir / "embed/dot-product/index.html", site_dir / "references/index.html"]:
+        html_text = page.read_text()
+        head = html_text.split("</head>")[0]
+        links = re.findall(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', head)
+        resolved = {(page.parent / href).resolve().relative_to(site_dir.resolve()).as_posix() for href in links}
+        assert resolved == (wanted if "data-figure=" in html_text else set()), page
+        assert len(links) == len(re.findall(r'rel="preload"', html_text)), "every preload hint sits in the head"
 
 
 def test_one_embed_page_per_registered_figure(site_dir):

@@ -26,9 +26,10 @@ def test_the_worker_keeps_every_page_figure_and_pyodide_file(site_dir):
     embeds = {f"embed/{figure_id}/" for figure_id in figures.FIGURES}
     pyodide = {p.relative_to(site_dir).as_posix() for p in (site_dir / "assets/vendor/pyodide").rglob("*") if p.is_file()}
     fonts = {p.relative_to(site_dir).as_posix() for p in site_dir.glob("assets/vendor/katex/fonts/*.woff2")}
-    core = "assets/sqrt-dk/" + json.loads((site_dir / "assets/sqrt-dk/core.json").read_text())["archive"]
-    assert pages | embeds | pyodide | fonts <= set(files)
-    assert {core, "assets/sqrt-dk/core.json", "assets/vendor/katex/katex.min.css", "search/search_index.json",
+    named = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text(encoding="utf-8")
+    archives = {f"assets/sqrt-dk/{name}" for name in re.findall(r'export const (?:CORE|STDLIB) = "([^"]+)";', named)}
+    assert len(archives) == 2 and pages | embeds | pyodide | fonts | archives <= set(files)
+    assert {"assets/sqrt-dk/runtime-files.js", "assets/vendor/katex/katex.min.css", "search/search_index.json",
             "sitemap.xml", "assets/sqrt-dk/figures.js"} <= set(files)
     for path, digest in files.items():
         on_disk = site_dir / (path + "index.html" if path == "" or path.endswith("/") else path)

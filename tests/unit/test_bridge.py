@@ -22,6 +22,7 @@ def test_render_returns_state_svg_readouts_and_values():
 def test_bad_params_draw_the_default_and_say_why():
     a = call(op="render", figure="query-key", params={"q": "<script>"})
     assert a["error"].startswith("q must be 2 comma-separated numbers")
+    assert a["error"].endswith("got '<script>'. Showing the default figure, not the settings in this link.")
     assert a["state"] == {"q": [1.5, 0.5], "k": [0.5, 1.5]}
 
 

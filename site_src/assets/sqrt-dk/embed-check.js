@@ -1,10 +1,17 @@
 // A classic script, so it runs even where the module cannot load: in a frame sandboxed without
 // allow-same-origin the page's origin is opaque, and the figure can only become interactive if
-// the site answers with Access-Control-Allow-Origin. Say so; figures.js replaces it if it runs.
+// the site answers with Access-Control-Allow-Origin. Say so, and if the address asks for a state
+// (any parameter but theme), mark the figure pending: what is drawn is the default. figures.js
+// replaces the message if it runs.
 if (self.origin === "null") {
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-status]").forEach(function (line) {
-      line.textContent = "This frame is sandboxed without allow-same-origin: it becomes interactive only if the site sends Access-Control-Allow-Origin (see the page for teachers).";
+    var asked = new URLSearchParams(location.search);
+    asked.delete("theme");
+    var pending = Array.from(asked.keys()).length > 0;
+    document.querySelectorAll("[data-figure]").forEach(function (figure) {
+      if (pending) figure.dataset.pending = "true";
+      figure.querySelector("[data-status]").textContent = "This frame is sandboxed without allow-same-origin: it becomes interactive only if the site sends Access-Control-Allow-Origin (see the page for teachers)."
+        + (pending ? " Showing the default figure, not the settings in this link." : "");
     });
   });
 }

@@ -5,6 +5,10 @@
 // A "busy" answer shows what is drawn so far (data-state is that drawn state), marks the figure
 // data-busy and puts the progress in the status line; the view then asks to continue, unless the
 // reader has already asked for something newer, which replaces the continuation.
+//
+// On an embed page whose address asks for a state, the figure is marked data-pending (dimmed by
+// figures.css) from the moment it is bound until Python has drawn that state, so the default it
+// was built with is never passed off as the requested one.
 import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
@@ -25,6 +29,8 @@ function copy(button, text, copied, fallback) {
 }
 
 const SLICE_MS = 50;
+const PENDING = "Drawing your settings…";
+const DEFAULT_SHOWN = "Showing the default figure, not the settings in this link.";
 
 export class FigureView {
   /**
@@ -65,11 +71,29 @@ export class FigureView {
 
   get ready() { return this.client.phase === "ready"; }
 
+  /** The address asked for a state that is not drawn yet. */
+  get pending() { return this.el.dataset.pending === "true"; }
+
+  /** Mark the figure as waiting for the state its embed address asks for. */
+  pend() {
+    this.el.dataset.pending = "true";
+    this.status("");
+    this.say(PENDING);
+  }
+
+  /** The status line; while pending, a message that is not an error is shown after the pending one.
+   * Errors are also read out (progress is not: it changes every slice). */
   status(text, isError = false) {
     const line = this.el.querySelector("[data-status]");
     if (!line) return;
-    line.textContent = text;
+    line.textContent = this.pending && !isError ? (text ? `${PENDING} (${text})` : PENDING) : text;
     line.classList.toggle("sq-figure__status--error", isError);
+    if (isError && text) this.say(text);
+  }
+
+  /** Python will not start: the figure stays as it was built, and says whether that is what was asked for. */
+  unavailable(reason) {
+    this.status(`Interactivity is unavailable: ${reason}. ${this.pending ? DEFAULT_SHOWN : "The figure shows its starting state."}`, true);
   }
 
   /** Python is up: enable the controls and, if the address asks for a state, draw it. */
@@ -111,6 +135,8 @@ export class FigureView {
       const output = this.el.querySelector(`output[data-value="${name}"]`);
       if (output) output.textContent = value;
     }
+    // Drawn: the address's state (or the default, and the message why), or a newer one the reader asked for.
+    if (!answer.busy) delete this.el.dataset.pending;
     if (answer.error) this.carried = answer.error;
     const error = answer.error || this.carried;
     this.status(error || answer.progress || "", Boolean(error));

@@ -5,6 +5,7 @@
 // {type: "progress", text} while Python starts, then {type: "ready"} or {type: "failed", reason};
 // and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { CORE, LOCK, STDLIB } from "./runtime-files.js";
 
 const reason = (err) => String((err && err.message) || err);
 
@@ -12,9 +13,7 @@ export function createRuntime(base, post) {
   let handle = null;
 
   async function fetchCore() {
-    const manifest = await fetch(new URL("core.json", base), { cache: "no-cache" });
-    if (!manifest.ok) throw new Error(`core.json answered HTTP ${manifest.status}`);
-    const archive = await fetch(new URL((await manifest.json()).archive, base));
+    const archive = await fetch(new URL(CORE, base));
     if (!archive.ok) throw new Error(`the core archive answered HTTP ${archive.status}`);
     return archive.arrayBuffer();
   }
@@ -23,7 +22,9 @@ export function createRuntime(base, post) {
     post({ type: "progress", text: "loading the Python runtime" });
     const core = fetchCore(); // downloads while Pyodide starts
     core.catch(() => {}); // its failure is reported when awaited below
-    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href });
+    // The standard library is the site's trimmed one; the lock file lists no packages, as none are loaded.
+    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href,
+                                        stdLibURL: new URL(STDLIB, base).href, lockFileContents: LOCK });
     post({ type: "progress", text: "loading the figures' code" });
     pyodide.unpackArchive(await core, "zip");
     handle = pyodide.pyimport("pycore.bridge").handle;

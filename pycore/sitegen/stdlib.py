@@ -1,0 +1,160 @@
+"""A standard library trimmed to what the site runs (Pyodide's own start plus every figure), precompiled.
+
+Pyodide's stock ``python_stdlib.zip`` is 2.5 MB of source and hardly compresses; the figures need
+a fifth of it. At build time Node starts the very Pyodide the site ships, loads the core the way
+the browser does, imports every module that any runtime file names, drives every figure through
+``pycore.bridge`` (render, continue, update, snippet, bad input) and notes which modules came
+from the zip. Those, and only those, are compiled by that same interpreter into bytecode
+(``-OO``: no docstrings or asserts; no line tables) and zipped: Python then starts without
+compiling its library, over a second faster here, from an archive no bigger than the sources. A second run drives every figure again on the result. Both
+runs take seconds, so the zip is cached by the hash of its inputs (the core, the stock zip, this file).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+from .pack import STDLIB, core_archive, runtime_files
+from .paths import CACHE, NODE_MODULES
+
+ZIP_ROOT = "/lib/python314.zip/"
+"""Where Pyodide mounts its standard library; a trace outside it means Pyodide changed."""
+
+DRIVE = r"""
+import json, sys
+from importlib import import_module
+from pycore import bridge, figures
+
+for name in NAMED:
+    import_module(name)
+
+
+def ask(request):
+    return json.loads(bridge.handle(json.dumps(request)))
+
+
+for figure_id in map(lambda m: m.replace("_", "-"), figures.MODULES):
+    module = figures.get(figure_id)
+    sample = {s.name: s.example() for s in module.PARAMS}
+    for params in ({}, sample):
+        answer = ask({"op": "render", "figure": figure_id, "params": params, "slice_ms": 5})
+        if answer.get("busy"):
+            answer = ask({"op": "continue", "figure": figure_id, "state": answer["state"], "slice_ms": 5})
+    state = ask({"op": "render", "figure": figure_id, "params": {}, "slice_ms": 5})["state"]
+    for spec in module.PARAMS:
+        ask({"op": "update", "figure": figure_id, "state": state, "slice_ms": 5,
+             "event": {"type": "set", "field": spec.name, "value": spec.example()}})
+    for control in module.CONTROLS:
+        if control.kind in ("button", "play"):
+            ask({"op": "update", "figure": figure_id, "state": state, "slice_ms": 5, "event": {"type": control.name}})
+    ask({"op": "update", "figure": figure_id, "state": state, "event": {"type": "key", "handle": "q", "key": "ArrowUp"}})
+    ask({"op": "snippet", "figure": figure_id, "state": state})
+    ask({"op": "render", "figure": figure_id, "params": {"no-such-field": "1"}})
+    ask({"op": "render", "figure": figure_id, "params": {s.name: "<b>" for s in module.PARAMS}})
+ask({"op": "digest", "seed": 1, "count": 10})
+ask({"op": "train-losses", "dk": 8, "divisor": "sqrt", "optimizer": "adam", "lr": 0.01, "seed": 1, "steps": 2})
+ask({"op": "time-pool", "seed": 1, "n": 50, "dk": 4})
+ask({"op": "time-train", "dk": 8, "optimizer": "sgd", "seed": 1, "steps": 2})
+ask({"op": "no-such-op"})
+ask("not json")
+json.dumps(sorted({m.__spec__.origin.removeprefix(ROOT) for m in list(sys.modules.values())
+                   if getattr(m, "__spec__", None) and (m.__spec__.origin or "").startswith(ROOT)}))
+"""
+
+COMPILE = r"""
+import io, json, types, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+
+def lean(code):
+    # The code without its line table: a library traceback then names functions but not lines,
+    # and the archive is 40% smaller (0.7 MB, about what the sources weigh zipped).
+    consts = tuple(lean(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_linetable=b"", co_consts=consts)
+
+
+stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
+MEMBERS = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    for name in MEMBERS:
+        code = lean(compile(stock.read(name), ROOT + name, "exec", dont_inherit=True, optimize=2))
+        info = zipfile.ZipInfo(name + "c", date_time=(2020, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False))
+buf.getvalue()
+"""
+
+NODE = r"""
+const [pyodideDir, corePath, drive, compile, stdlibPath] = process.argv.slice(1);
+const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
+const fs = await import("node:fs");
+try {
+  const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", ...(compile ? {} : { stdLibURL: stdlibPath }) });
+  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(corePath)), "zip");
+  const members = pyodide.runPython(drive);
+  if (compile) {
+    pyodide.globals.set("MEMBERS_JSON", members);
+    fs.writeFileSync(stdlibPath, pyodide.runPython(compile).toJs());
+  }
+  process.stdout.write(members);
+} catch (err) {
+  process.stderr.write(String(err.message || err));  // not the stack: it quotes Pyodide's minified source
+  process.exitCode = 1;
+}
+"""
+
+
+class TraceError(RuntimeError):
+    """Pyodide could not run the figures under Node; the message is its own."""
+
+
+def named_modules() -> list[str]:
+    """Every absolute module name an ``import`` in the runtime files names, wherever it sits."""
+    names: set[str] = set()
+    for path in runtime_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names.add(node.module)
+    return sorted(n for n in names if n.split(".")[0] != "pycore")
+
+
+def run(core_path: Path, stdlib_path: Path, compile_it: bool) -> list[str]:
+    """Drive every figure in Pyodide under Node, on the stock library (writing the compiled one to
+    ``stdlib_path`` if ``compile_it``) or on the one at ``stdlib_path``; the members it imported."""
+    drive = f"NAMED = {named_modules()!r}\nROOT = {ZIP_ROOT!r}\n{DRIVE}"
+    args = [str(NODE_MODULES / "pyodide"), str(core_path), drive]
+    args += [f"ROOT = {ZIP_ROOT!r}\n{COMPILE}" if compile_it else "", str(stdlib_path)]
+    result = subprocess.run(["node", "--input-type=module", "-e", NODE, *args], capture_output=True, text=True,
+                            encoding="utf-8")
+    if result.returncode != 0:
+        raise TraceError(result.stderr.strip()[-2000:] or "node failed")
+    return json.loads(result.stdout)
+
+
+def stdlib_archive() -> tuple[str, bytes]:
+    """The trimmed, compiled standard library and its name with a content hash; from the cache when its
+    inputs are unchanged. The second run must import the same modules, all compiled."""
+    core = core_archive()[1]
+    key = hashlib.sha256(STDLIB.read_bytes() + core + Path(__file__).read_bytes()).hexdigest()[:16]
+    cached = CACHE / f"stdlib-{key}.zip"
+    if not cached.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        core_path, fresh = CACHE / "trace-core.zip", CACHE / "trace-stdlib.zip"
+        core_path.write_bytes(core)
+        traced = run(core_path, fresh, compile_it=True)
+        again = run(core_path, fresh, compile_it=False)
+        if again != [m + "c" for m in traced]:
+            raise TraceError(f"on the compiled library the figures imported {sorted(set(again) - {m + 'c' for m in traced})}"
+                             f" beyond the traced modules")
+        for old in CACHE.glob("stdlib-*.zip"):
+            old.unlink()
+        fresh.rename(cached)
+    data = cached.read_bytes()
+    return f"python_stdlib-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
