@@ -34,6 +34,12 @@ def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | N
                            "-d", str(dest)], capture_output=True, text=True, cwd=cwd, env=env)
 
 
+def shipped_archives(site: Path) -> dict[str, str]:
+    """The archive names a built site's runtime-files.js gives the browser: {"CORE": …, "STDLIB": …}."""
+    text = (site / "assets/sqrt-dk/runtime-files.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'export const (CORE|STDLIB) = "([^"]+)";', text))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -59,7 +59,8 @@ def on_startup(command, dirty):
 def on_config(config):
     """Pack the core and trace the standard library once per build: pages name both in their preload hints."""
     try:
-        _runtime[:] = [pack.Runtime(core=pack.core_archive(), stdlib=stdlib.stdlib_archive())]
+        core, library = stdlib.compiled_archives()
+        _runtime[:] = [pack.Runtime(core=core, stdlib=library)]
     except stdlib.TraceError as err:
         raise PluginError(f"the figures failed in Pyodide while the standard library was traced: {err}") from None
     return config

@@ -28,7 +28,8 @@ def runtime_files() -> list[Path]:
 
 
 def core_archive() -> tuple[str, bytes]:
-    """A reproducible zip (fixed timestamps, sorted entries) and its name with a content hash."""
+    """The core's sources as a reproducible zip (fixed timestamps, sorted entries) and its name with a content
+    hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in runtime_files():

@@ -1,13 +1,15 @@
-"""A standard library trimmed to what the site runs (Pyodide's own start plus every figure), precompiled.
+"""The standard library trimmed to what the site runs (Pyodide's own start plus every figure), and the
+core, both precompiled by the Pyodide the site ships.
 
 Pyodide's stock ``python_stdlib.zip`` is 2.5 MB of source and hardly compresses; the figures need
-a fifth of it. At build time Node starts the very Pyodide the site ships, loads the core the way
-the browser does, imports every module that any runtime file names, drives every figure through
-``pycore.bridge`` (render, continue, update, snippet, bad input) and notes which modules came
-from the zip. Those, and only those, are compiled by that same interpreter into bytecode
-(``-OO``: no docstrings or asserts; no line tables) and zipped: Python then starts without
-compiling its library, over a second faster here, from an archive no bigger than the sources. A second run drives every figure again on the result. Both
-runs take seconds, so the zip is cached by the hash of its inputs (the core, the stock zip, this file).
+a fifth of it. At build time Node starts that Pyodide, loads the core the way the browser does,
+imports every module that any runtime file names, drives every figure through ``pycore.bridge``
+(render, continue, update, buttons, snippet, bad input) and notes which modules came from the
+zip. Those, and only those, are compiled by that same interpreter (``-OO``: no docstrings or
+asserts; no line tables, so a traceback names functions but not lines) and zipped, and so is
+the core: Python then compiles nothing at start, over a second sooner here, from archives about
+the size of the sources. A second run drives every figure again on both. The runs take
+seconds, so the results are cached by the hash of their inputs (the core, the stock zip, this file).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ json.dumps(sorted({m.__spec__.origin.removeprefix(ROOT) for m in list(sys.module
 """
 
 COMPILE = r"""
-import io, json, types, zipfile
+import io, json, pathlib, types, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 
@@ -77,20 +79,25 @@ def lean(code):
     return code.replace(co_linetable=b"", co_consts=consts)
 
 
+def archive(path, entries):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for name, code in entries:
+            info = zipfile.ZipInfo(name + "c", date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False))
+
+
 stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
-MEMBERS = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
-buf = io.BytesIO()
-with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
-    for name in MEMBERS:
-        code = lean(compile(stock.read(name), ROOT + name, "exec", dont_inherit=True, optimize=2))
-        info = zipfile.ZipInfo(name + "c", date_time=(2020, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False))
-buf.getvalue()
+members = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
+archive("/tmp/stdlib.zip", [(n, lean(compile(stock.read(n), ROOT + n, "exec", dont_inherit=True, optimize=2)))
+                            for n in members])
+core = sorted(str(p) for p in pathlib.Path("pycore").rglob("*.py"))
+archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2)))
+                          for n in core])
 """
 
 NODE = r"""
-const [pyodideDir, corePath, drive, compile, stdlibPath] = process.argv.slice(1);
+const [pyodideDir, corePath, drive, compile, stdlibPath, compiledCorePath] = process.argv.slice(1);
 const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
 const fs = await import("node:fs");
 try {
@@ -99,7 +106,9 @@ try {
   const members = pyodide.runPython(drive);
   if (compile) {
     pyodide.globals.set("MEMBERS_JSON", members);
-    fs.writeFileSync(stdlibPath, pyodide.runPython(compile).toJs());
+    pyodide.runPython(compile);
+    fs.writeFileSync(stdlibPath, pyodide.FS.readFile("/tmp/stdlib.zip"));
+    fs.writeFileSync(compiledCorePath, pyodide.FS.readFile("/tmp/core.zip"));
   }
   process.stdout.write(members);
 } catch (err) {
@@ -125,12 +134,18 @@ def named_modules() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] != "pycore")
 
 
-def run(core_path: Path, stdlib_path: Path, compile_it: bool) -> list[str]:
-    """Drive every figure in Pyodide under Node, on the stock library (writing the compiled one to
-    ``stdlib_path`` if ``compile_it``) or on the one at ``stdlib_path``; the members it imported."""
+def run(core_path: Path, stdlib_path: Path, compiled_core_path: Path | None) -> list[str]:
+    """Drive every figure in Pyodide under Node and return the library members it imported.
+
+    With ``compiled_core_path``: on the stock library and the core at ``core_path``, then write both
+    compiled archives. Without: on the compiled library at ``stdlib_path`` and the core at ``core_path``.
+    """
     drive = f"NAMED = {named_modules()!r}\nROOT = {ZIP_ROOT!r}\n{DRIVE}"
     args = [str(NODE_MODULES / "pyodide"), str(core_path), drive]
-    args += [f"ROOT = {ZIP_ROOT!r}\n{COMPILE}" if compile_it else "", str(stdlib_path)]
+    if compiled_core_path:
+        args += [f"ROOT = {ZIP_ROOT!r}\n{COMPILE}", str(stdlib_path), str(compiled_core_path)]
+    else:
+        args += ["", str(stdlib_path)]
     result = subprocess.run(["node", "--input-type=module", "-e", NODE, *args], capture_output=True, text=True,
                             encoding="utf-8")
     if result.returncode != 0:
@@ -138,23 +153,25 @@ def run(core_path: Path, stdlib_path: Path, compile_it: bool) -> list[str]:
     return json.loads(result.stdout)
 
 
-def stdlib_archive() -> tuple[str, bytes]:
-    """The trimmed, compiled standard library and its name with a content hash; from the cache when its
-    inputs are unchanged. The second run must import the same modules, all compiled."""
+def compiled_archives() -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    """The core and the trimmed library, compiled, each with its name and a content hash; from the cache
+    when their inputs are unchanged. The second run, on both, must import the same modules, all compiled."""
     core = core_archive()[1]
     key = hashlib.sha256(STDLIB.read_bytes() + core + Path(__file__).read_bytes()).hexdigest()[:16]
-    cached = CACHE / f"stdlib-{key}.zip"
-    if not cached.exists():
+    cached = {"core": CACHE / f"core-{key}.zip", "stdlib": CACHE / f"stdlib-{key}.zip"}
+    if not all(p.exists() for p in cached.values()):
         CACHE.mkdir(parents=True, exist_ok=True)
-        core_path, fresh = CACHE / "trace-core.zip", CACHE / "trace-stdlib.zip"
-        core_path.write_bytes(core)
-        traced = run(core_path, fresh, compile_it=True)
-        again = run(core_path, fresh, compile_it=False)
+        sources, library, compiled = CACHE / "trace-sources.zip", CACHE / "trace-stdlib.zip", CACHE / "trace-core.zip"
+        sources.write_bytes(core)
+        traced = run(sources, library, compiled)
+        again = run(compiled, library, None)
         if again != [m + "c" for m in traced]:
             raise TraceError(f"on the compiled library the figures imported {sorted(set(again) - {m + 'c' for m in traced})}"
                              f" beyond the traced modules")
-        for old in CACHE.glob("stdlib-*.zip"):
+        for old in [*CACHE.glob("core-*.zip"), *CACHE.glob("stdlib-*.zip")]:
             old.unlink()
-        fresh.rename(cached)
-    data = cached.read_bytes()
-    return f"python_stdlib-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
+        compiled.rename(cached["core"])
+        library.rename(cached["stdlib"])
+    core_data, stdlib_data = cached["core"].read_bytes(), cached["stdlib"].read_bytes()
+    return ((f"core-{hashlib.sha256(core_data).hexdigest()[:12]}.zip", core_data),
+            (f"python_stdlib-{hashlib.sha256(stdlib_data).hexdigest()[:12]}.zip", stdlib_data))

@@ -1,4 +1,4 @@
-"""Every figure on the standard library the site ships: trimmed to what it imports and precompiled.
+"""Every figure on the standard library and the core the site ships: trimmed to what it imports, and precompiled.
 
 The browser's answers to the same requests must equal CPython's, byte for byte, so a module
 missing from the trimmed library, or bytecode that behaves differently, fails here.
@@ -7,10 +7,10 @@ missing from the trimmed library, or bytecode that behaves differently, fails he
 from __future__ import annotations
 
 import json
-import re
 
 from pycore import bridge, figures
 from tests.browser.conftest import READY_MS
+from tests.conftest import shipped_archives
 
 
 def requests() -> list[dict]:
@@ -32,14 +32,14 @@ def requests() -> list[dict]:
 
 
 def test_every_figure_answers_as_cpython_does_on_the_shipped_library(browser, browser_context_args, server, site_dir):
-    stdlib = re.search(r'STDLIB = "([^"]+)"', (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()).group(1)
+    archives = shipped_archives(site_dir)
     context = browser.new_context(**browser_context_args)
     page = context.new_page()
     fetched = []
     context.on("request", lambda r: fetched.append(r.url.removeprefix(server.url)))
     page.goto(server.url + "/step-2/")
     page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
-    assert "/assets/sqrt-dk/" + stdlib in fetched
+    assert {"/assets/sqrt-dk/" + archives["STDLIB"], "/assets/sqrt-dk/" + archives["CORE"]} <= set(fetched)
     assert not [url for url in fetched if url.endswith(("python_stdlib.zip", "pyodide-lock.json"))], fetched
     sent = requests()
     got = page.evaluate("async (all) => { const out = []; for (const r of all) out.push(await window.sqrtDk.request(r)); "

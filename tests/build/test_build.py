@@ -14,7 +14,8 @@ import pytest
 from pycore import figures
 from pycore.params import from_json
 from pycore.sitegen import train_grid
-from tests.conftest import ROOT, article_pages, build_site
+from pycore.sitegen.pack import runtime_files
+from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
 EXTERNAL = re.compile(r"""<(?:script|link|img|source|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//[^>]*>""", re.I)
@@ -50,7 +51,7 @@ def test_nothing_is_loaded_from_another_host(site_dir):
 
 def test_assets_are_self_hosted(site_dir):
     assets = site_dir / "assets/sqrt-dk"
-    named = dict(re.findall(r'export const (CORE|STDLIB) = "([^"]+)";', (assets / "runtime-files.js").read_text()))
+    named = shipped_archives(site_dir)
     assert re.fullmatch(r"core-[0-9a-f]{12}\.zip", named["CORE"])
     assert re.fullmatch(r"python_stdlib-[0-9a-f]{12}\.zip", named["STDLIB"])
     assert sorted(p.name for p in assets.glob("*.zip")) == sorted(named.values()), "an older archive was left behind"
@@ -69,7 +70,7 @@ def test_the_lock_file_the_runtime_passes_lists_no_packages_for_this_pyodide(sit
 
 
 def test_the_standard_library_is_trimmed_and_compiled(site_dir):
-    name = re.search(r'STDLIB = "([^"]+)"', (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()).group(1)
+    name = shipped_archives(site_dir)["STDLIB"]
     members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / name).namelist()
     stock = {m.removesuffix(".py") for m in zipfile.ZipFile(ROOT / "node_modules/pyodide/python_stdlib.zip").namelist()}
     assert all(m.endswith(".pyc") and m.removesuffix(".pyc") in stock for m in members)
@@ -80,9 +81,13 @@ def test_the_standard_library_is_trimmed_and_compiled(site_dir):
     assert (site_dir / "assets/sqrt-dk" / name).stat().st_size < 0.35 * (ROOT / "node_modules/pyodide/python_stdlib.zip").stat().st_size
 
 
+def test_the_core_is_shipped_compiled_module_for_module(site_dir):
+    members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / shipped_archives(site_dir)["CORE"]).namelist()
+    assert members == [str(p.relative_to(ROOT)) + "c" for p in runtime_files()]
+
+
 def test_figure_pages_preload_python_and_other_pages_do_not(site_dir):
-    text = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()
-    archives = [f"assets/sqrt-dk/{n}" for n in re.findall(r'export const (?:CORE|STDLIB) = "([^"]+)";', text)]
+    archives = [f"assets/sqrt-dk/{n}" for n in shipped_archives(site_dir).values()]
     wanted = {"assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/pyodide/pyodide.asm.mjs", *archives}
     for page in [site_dir / "step-2/index.html", site_dir / "embed/dot-product/index.html", site_dir / "references/index.html"]:
         html_text = page.read_text()

@@ -9,7 +9,7 @@ import shutil
 
 from pycore import figures
 from pycore.sitegen import offline
-from tests.conftest import ROOT, article_pages
+from tests.conftest import ROOT, article_pages, shipped_archives
 
 
 def written(site_dir) -> dict:
@@ -26,8 +26,7 @@ def test_the_worker_keeps_every_page_figure_and_pyodide_file(site_dir):
     embeds = {f"embed/{figure_id}/" for figure_id in figures.FIGURES}
     pyodide = {p.relative_to(site_dir).as_posix() for p in (site_dir / "assets/vendor/pyodide").rglob("*") if p.is_file()}
     fonts = {p.relative_to(site_dir).as_posix() for p in site_dir.glob("assets/vendor/katex/fonts/*.woff2")}
-    named = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text(encoding="utf-8")
-    archives = {f"assets/sqrt-dk/{name}" for name in re.findall(r'export const (?:CORE|STDLIB) = "([^"]+)";', named)}
+    archives = {f"assets/sqrt-dk/{name}" for name in shipped_archives(site_dir).values()}
     assert len(archives) == 2 and pages | embeds | pyodide | fonts | archives <= set(files)
     assert {"assets/sqrt-dk/runtime-files.js", "assets/vendor/katex/katex.min.css", "search/search_index.json",
             "sitemap.xml", "assets/sqrt-dk/figures.js"} <= set(files)
