@@ -33,7 +33,7 @@ MODULES = (
 
 
 class Figure(Protocol):
-    """What every figure module provides (DESIGN.md, "The figure contract")."""
+    """What every figure module provides (the team's DESIGN.md, "The figure contract"; the README lists each part)."""
 
     TITLE: str
     PAGE: str
