@@ -122,7 +122,10 @@ class Host:
             handler.send_header("Content-Encoding", encoding)
         handler.end_headers()
         if not head:
-            handler.wfile.write(body)
+            try:
+                handler.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the page went away mid-download: nothing was delivered
             with self.lock:
                 self.sent.append((urlsplit(handler.path).path, raw, len(body)))
 
