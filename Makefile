@@ -39,4 +39,4 @@ snapshots: deps
 	SNAPSHOTS=update $(PY) -m pytest -q tests/unit/test_snapshots.py
 
 clean:
-	rm -rf site $(VENV) node_modules
+	rm -rf site $(VENV) node_modules .cache bench-results
