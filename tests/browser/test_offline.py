@@ -56,6 +56,15 @@ def kept_offline(page):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
+def first_visit(context, url: str):
+    """A new page of the context at ``url``, once its figures are interactive and the site is kept offline."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    kept_offline(page)
+    return page
+
+
 def operate(page, figure):
     """One keyboard step on the figure's first slider or handle; done when its state has changed."""
     target = figure.locator("input[type='range'], [data-handle]").first
@@ -154,10 +163,7 @@ def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, s
     server = Server(live, port=free_port())
     try:
         context = contexts()
-        page = context.new_page()
-        page.goto(server.url + "/step-2/")
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
-        kept_offline(page)
+        page = first_visit(context, server.url + "/step-2/")
 
         server.reset()
         b = deploy(live, site_dir, "B")
@@ -192,10 +198,7 @@ def test_offline_under_a_sub_path_and_a_strict_content_security_policy(contexts,
     server.settings["headers"] = {"Content-Security-Policy": CSP}
     try:
         context = contexts()
-        page = context.new_page()
-        page.goto(server.url + "/sqrt-dk/step-2/")
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
-        kept_offline(page)
+        page = first_visit(context, server.url + "/sqrt-dk/step-2/")
         assert page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == server.url + "/sqrt-dk/sw.js"
         context.set_offline(True)
         for path in ("/sqrt-dk/step-6/", "/sqrt-dk/embed/dot-product/?q=1,1"):
