@@ -20,6 +20,7 @@ import numpy as np
 
 from pycore import rows, train
 from pycore.figures import _chart, _common
+from pycore.sitegen.reproduce import grid as plain_grid
 from pycore.svg import el, fmt, sig, svg, text
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -422,10 +423,7 @@ def markdown(g: Grid) -> str:
 
 def report(g: Grid) -> str:
     """Settings, table and statements as plain text, for the terminal."""
-    table = [list(HEADERS), *lines(g)]
-    widths = [max(len(line[i]) for line in table) for i in range(len(HEADERS))]
-    out = [settings(g), ""]
-    out += ["  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in table]
+    out = [settings(g), "", plain_grid([list(HEADERS), *lines(g)])]
     out += ["", *(f"- {s}" for s in statements(g))]
     return "\n".join(out)
 
