@@ -170,8 +170,9 @@ def on_post_page(output, page, config):
 
 
 def on_post_build(config):
-    """Write the core archive and its manifest, vendor files, one embed page and oEmbed response per
-    figure and the list of figures (the last two need ``site_url``, since they hold absolute addresses),
+    """Write the compiled core and library and the module naming them, vendor files, one embed page and
+    oEmbed response per figure and the list of figures (the last two need ``site_url``, since they hold
+    absolute addresses),
     and last, once every file is there, the service worker with the list of files it keeps offline.
     ``mkdocs serve`` gets no service worker, which would keep showing the pages as they were."""
     if not config["site_url"]:
