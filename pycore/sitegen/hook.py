@@ -6,6 +6,7 @@ raises PluginError naming the page, so ``mkdocs build --strict`` fails instead o
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
+from pycore.sitegen import cards, embed, glossary, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
+from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
@@ -26,7 +28,10 @@ _runtime: list[pack.Runtime] = []
 _serving = False
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
+_glossary: list[glossary.Glossary] = []
 DECK = "cards.tsv"
+GLOSSARY = "glossary.yml"
+"""The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
 
 
 def _nav_pages(nav) -> list[tuple[str, str]]:
@@ -57,7 +62,19 @@ def on_startup(command, dirty):
 
 
 def on_config(config):
-    """Pack the core and trace the standard library once per build: pages name both in their preload hints."""
+    """Load the glossary and append its tooltips to every page; pack the core and trace the standard
+    library once per build: pages name both in their preload hints."""
+    try:
+        terms = glossary.load(Path(config["docs_dir"]) / GLOSSARY)
+    except (OSError, glossary.GlossaryError) as err:
+        raise PluginError(f"the glossary cannot be read: {err}") from None
+    _glossary[:] = [terms]
+    text = glossary.abbreviations(terms)
+    CACHE.mkdir(exist_ok=True)
+    abbr = CACHE / f"glossary-{hashlib.sha256(text.encode()).hexdigest()[:12]}.md"
+    abbr.write_text(text, encoding="utf-8")
+    config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
+                                                  "check_paths": True}
     try:
         core, library = stdlib.compiled_archives()
         _runtime[:] = [pack.Runtime(core=core, stdlib=library)]
@@ -93,12 +110,18 @@ def _reproduction(root: str) -> str:
     return reproduce.markdown(reproduce.table())
 
 
+def _glossary_table(root: str) -> str:
+    """Every term of the glossary, what it means and where it is introduced."""
+    return glossary.page_markdown(_glossary[0], _titles)
+
+
 def _train_grid(root: str) -> str:
     """The numpy training grid: settings, chart, statements computed from its numbers, and its table."""
     return train_grid.markdown(train_grid.grid())
 
 
-PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-table": _reproduction,
+PARTS = {"all-cards": _all_cards, "figure-reference": reference, "glossary": _glossary_table,
+         "reproduction-table": _reproduction,
          "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
@@ -138,7 +161,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         n = anchors[marker.figure]
         anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
         figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/"))
-        return f"\n{_placeholder(len(figures) - 1)}\n"
+        return f"\n{match.group('indent')}{_placeholder(len(figures) - 1)}\n"
 
     out = markers.FENCE.sub(figure, markdown)
     _rendered[src] = figures
@@ -150,16 +173,39 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
 
 
 def on_page_content(html, page, config, files):
-    """Put the pre-rendered figures where their placeholders landed, and typeset the math."""
-    for i, figure in enumerate(_rendered.pop(page.file.src_uri, [])):
+    """Put the pre-rendered figures where their placeholders landed, check the glossary's order and the
+    main path's budget on what the reader will see, and typeset the math."""
+    src = page.file.src_uri
+    for i, figure in enumerate(_rendered.pop(src, [])):
         token = _placeholder(i)
         if token not in html:
-            raise PluginError(f"{page.file.src_uri}: figure {i + 1} was lost in Markdown conversion")
+            raise PluginError(f"{src}: figure {i + 1} was lost in Markdown conversion")
         html = html.replace(token, figure)
+    terms = _glossary[0]
+    problems = glossary.uses(html, src, terms, list(_titles)) + glossary.missing_anchors(html, src, terms)
+    if src in terms.main_path:
+        problems += glossary.budget(html)
+    if problems:
+        raise PluginError(f"{src}: " + "\n  ".join(problems))
+    html = _focusable_terms(html)
     try:
         return math.typeset(html)
     except math.MathError as err:
         raise PluginError(f"{page.file.src_uri}: {err}") from None
+
+
+def _focusable_terms(html: str) -> str:
+    """The first tooltip of each term on a page can take keyboard focus, so its definition shows on focus too."""
+    seen: set[str] = set()
+
+    def first(match: re.Match[str]) -> str:
+        word = match.group(2)
+        if word in seen:
+            return match.group(0)
+        seen.add(word)
+        return f'<abbr tabindex="0"{match.group(1)}>{word}</abbr>'
+
+    return re.sub(r"<abbr( title=\"[^\"]*\")>([^<]*)</abbr>", first, html)
 
 
 def on_post_page(output, page, config):
