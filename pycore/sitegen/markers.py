@@ -8,8 +8,8 @@ A figure, its initial state as ``name: value`` lines:
     caption: The score for d_k = 64.
     ```
 
-``id``, ``caption``, ``controls`` (names to show, or ``none``) and ``anchor`` describe the
-instance; every other line is a state parameter, validated by the figure's own parser.
+``id``, ``caption``, ``controls`` and ``readouts`` (names to show, or ``none``) and ``anchor``
+describe the instance; every other line is a state parameter, validated by the figure's own parser.
 
 A recall card, ``Q:`` and ``A:`` lines (see ``cards``):
 
@@ -37,14 +37,15 @@ from dataclasses import dataclass
 
 
 def fence(kind: str) -> re.Pattern[str]:
-    """The fenced blocks of one kind, their content in the group ``body``."""
-    return re.compile(rf"^```{kind}[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+    """The fenced blocks of one kind, their content in the group ``body``, their indentation (inside
+    an admonition, say) in ``indent``."""
+    return re.compile(rf"^(?P<indent>[ \t]*)```{kind}[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 
 
 FENCE = fence("figure")
 GENERATED = fence("generated")
 COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
-META = ("id", "caption", "controls", "anchor")
+META = ("id", "caption", "controls", "readouts", "anchor")
 
 
 class MarkerError(ValueError):
@@ -59,6 +60,9 @@ class Marker:
     params: dict[str, str]
     caption: str
     controls: tuple[str, ...] | None
+    """Names of the controls to show; None for all."""
+    readouts: tuple[str, ...] | None
+    """Names of the readouts to show; None for all."""
     anchor: str | None
 
 
@@ -74,15 +78,21 @@ def parse_marker(body: str) -> Marker:
         fields[key.strip()] = value.strip()
     if "id" not in fields:
         raise MarkerError("figure marker has no 'id:' line")
-    controls = fields.get("controls")
-    names = None if controls is None else tuple(c.strip() for c in controls.split(",") if c.strip() and c.strip() != "none")
     return Marker(
         figure=fields["id"],
         params={k: v for k, v in fields.items() if k not in META},
         caption=fields.get("caption", ""),
-        controls=names,
+        controls=_names(fields.get("controls")),
+        readouts=_names(fields.get("readouts")),
         anchor=fields.get("anchor"),
     )
+
+
+def _names(value: str | None) -> tuple[str, ...] | None:
+    """A comma-separated list of names; ``none`` is the empty list, a missing line None (all)."""
+    if value is None:
+        return None
+    return tuple(n.strip() for n in value.split(",") if n.strip() and n.strip() != "none")
 
 
 def generated_name(body: str, known: Iterable[str]) -> str:

@@ -17,7 +17,8 @@ ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined
 
 
 def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
-                   controls: tuple[str, ...] | None, embed_url: str, page_url: str) -> dict[str, Any]:
+                   controls: tuple[str, ...] | None, embed_url: str, page_url: str,
+                   readouts: tuple[str, ...] | None = None) -> dict[str, Any]:
     """What the figure template needs for one instance in one state."""
     module = figures.get(figure_id)
     shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
@@ -29,7 +30,8 @@ def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
         "caption": caption or module.TITLE,
         "state_json": json.dumps(v["state"], ensure_ascii=False, separators=(",", ":")),
         "svg": v["svg"],
-        "readouts": [(name, label, v["readouts"][name]) for name, label in module.READOUTS],
+        "readouts": [(name, label, v["readouts"][name]) for name, label in module.READOUTS
+                     if readouts is None or name in readouts],
         "controls": shown,
         "values": v["values"],
         "embed_url": embed_url,
@@ -45,12 +47,13 @@ def render_marker(marker: Marker, *, anchor: str, embed_root: str) -> str:
         state = module.parse(marker.params)
     except ParamError as err:
         raise MarkerError(f"figure '{marker.figure}': {err}") from None
-    known = {c.name for c in module.CONTROLS}
-    for name in marker.controls or ():
-        if name not in known:
-            raise MarkerError(f"figure '{marker.figure}': unknown control '{name}'; "
-                              f"it has: {', '.join(sorted(known)) or 'none'}")
+    for kind, names, known in (("control", marker.controls, {c.name for c in module.CONTROLS}),
+                               ("readout", marker.readouts, {name for name, _ in module.READOUTS})):
+        for name in names or ():
+            if name not in known:
+                raise MarkerError(f"figure '{marker.figure}': unknown {kind} '{name}'; "
+                                  f"it has: {', '.join(sorted(known)) or 'none'}")
     context = figure_context(marker.figure, state, anchor=marker.anchor or anchor, caption=marker.caption,
-                             controls=marker.controls, embed_url=f"{embed_root}{marker.figure}/",
-                             page_url="")
+                             controls=marker.controls, readouts=marker.readouts,
+                             embed_url=f"{embed_root}{marker.figure}/", page_url="")
     return ENV.get_template("figure.html.j2").render(context)
