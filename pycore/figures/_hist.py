@@ -42,7 +42,7 @@ def auto_xmax(dk: int, c: float) -> float:
 
 
 @lru_cache(maxsize=64)
-def curves(dk: int, c: float, xmax: float) -> tuple[tuple[float, float, float], ...]:
+def density_curves(dk: int, c: float, xmax: float) -> tuple[tuple[float, float, float], ...]:
     """(x, exact density, normal density) of score / c at evenly spaced x >= 0, cached per axis."""
     out = []
     for i in range(CURVE_POINTS + 1):
@@ -53,8 +53,9 @@ def curves(dk: int, c: float, xmax: float) -> tuple[tuple[float, float, float], 
 
 
 def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int, title: str | None,
-              ymax: float | None = None, frame: Frame = Frame()) -> tuple[list[str], int]:
-    """Bars (density), both curves, axes and an optional title; returns the parts and the count outside.
+              ymax: float | None = None, frame: Frame = Frame(), curves: bool = True) -> tuple[list[str], int]:
+    """Bars (density), both curves (unless ``curves`` is False), axes and an optional title; returns the
+    parts and the count outside.
 
     ``ymax`` fixes the density axis so panels side by side compare heights; anything taller
     is clipped at the top. By default the tallest bar sets it.
@@ -62,7 +63,7 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
     counts, outside = stats.histogram(values, -xmax, xmax, bins)
     width = 2 * xmax / bins
     dens = [k / (len(values) * width) for k in counts]
-    curve = curves(dk, c, xmax)
+    curve = density_curves(dk, c, xmax)
     if ymax is None:
         tallest = max(dens)
         ymax = tallest * 1.15 if tallest > 0 else max(p[2] for p in curve) * 1.15 or 1.0
@@ -79,10 +80,11 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
             x0 = sx(-xmax + i * width)
             bars.append(marks.rect(x0, sy(d), sx(-xmax + (i + 1) * width) - x0, frame.bottom - sy(d), "sq-bin"))
     parts.append(el("g", {"class": "sq-bins"}, bars))
-    full = [(-x, e, n) for x, e, n in reversed(curve[1:])] + list(curve)
-    parts.append(marks.polyline([(sx(x), sy(n)) for x, _, n in full], "sq-curve sq-curve--normal"))
-    parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, _ in full],
-                                "sq-curve sq-curve--exact"))
+    if curves:
+        full = [(-x, e, n) for x, e, n in reversed(curve[1:])] + list(curve)
+        parts.append(marks.polyline([(sx(x), sy(n)) for x, _, n in full], "sq-curve sq-curve--normal"))
+        parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, _ in full],
+                                    "sq-curve sq-curve--exact"))
     parts.append(marks.line(frame.left, frame.bottom, frame.right, frame.bottom, "sq-axis"))
     if outside:
         share = 100 * outside / len(values)

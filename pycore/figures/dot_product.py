@@ -18,7 +18,7 @@ TITLE = "The dot product: two arrows, one number"
 PAGE = "step-2/"
 HEIGHT = 640
 READOUTS = (
-    ("dot", "Q·Kᵀ"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
+    ("dot", "q·k"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
 )
 CONTROLS = (
     Range("swing", "Swing K from aligned to opposed (degrees)", 0, 180, 1),
@@ -125,7 +125,7 @@ def _bars(state: State) -> list[str]:
     t1, t2 = terms(state.q, state.k)
     total = dot(state.q, state.k)
     zero = BAR_X(0)
-    parts = [text((BAR_LEFT + BAR_RIGHT) / 2, 40, "Q·Kᵀ = q₁k₁ + q₂k₂", "sq-heading", "middle")]
+    parts = [text((BAR_LEFT + BAR_RIGHT) / 2, 40, "q·k = q₁k₁ + q₂k₂", "sq-heading", "middle")]
     for v in range(-8, 9, 2):
         parts.append(marks.line(BAR_X(v), 70, BAR_X(v), 250, "sq-axis" if v == 0 else "sq-grid"))
         parts.append(text(BAR_X(v), 268, fmt(v), "sq-tick", "middle"))

@@ -26,6 +26,8 @@ PARAMS = (
     params.integer("rows", 500, 50, 2000, "How many rows (queries) are drawn.", control="range", label="rows",
                    step=50, sample="100"),
     _common.seed(control="text", label="seed"),
+    params.choice("gradients", "show", (("show", "show"), ("hide", "hide")),
+                  "Whether the panel of gradient sizes (‖J‖ and ‖∂p/∂q‖ on a log axis) is drawn."),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over.")
@@ -125,10 +127,11 @@ def _curve_panel(state: State) -> str:
 
 
 def render(state: State) -> str:
-    """Three panels: largest weights, both gradient sizes on a log axis, and saturation against d_k."""
+    """Largest weights, both gradient sizes on a log axis (unless hidden), and saturation against d_k."""
     r = result(state)
     share = sum(r.saturated) / state.rows
-    return _weights_panel(state, r, share) + _gradient_panel(state, r) + _curve_panel(state)
+    gradients = _gradient_panel(state, r) if state.gradients == "show" else ""
+    return _weights_panel(state, r, share) + gradients + _curve_panel(state)
 
 
 def readouts(state: State) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Steps 3 and 6: the histogram of the score QKᵀ for one d_k, optionally divided by √d_k or d_k."""
+"""Steps 3 and 6: the histogram of the score q·k for one d_k, optionally divided by √d_k or d_k."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 from .. import params, stats
 from ..pool import pool
 from ..rows import divisor_value
-from ..svg import sig, svg, text
+from ..svg import fmt, sig, svg, text
 from . import _common, _hist, _snippet
 
-TITLE = "The score QKᵀ for random vectors"
+TITLE = "The score q·k for random vectors"
 PAGE = "step-3/"
 HEIGHT = 520
 READOUTS = (("dk", "dₖ"), ("variance", "variance"), ("std", "standard deviation"), ("theory", "theory dₖ/c²"))
@@ -27,6 +27,8 @@ PARAMS = (
     params.integer("bins", 64, 10, 200, "Number of histogram bins."),
     params.auto_number("ymax", 0.001, 100, "Top of the density axis, or auto (the tallest bar); fix it to compare "
                        "panels.", sample="0.5"),
+    params.choice("curves", "both", (("both", "exact law and normal bell"), ("none", "none")),
+                  "Curves over the bars: both (the exact law, solid, and the normal bell, dashed) or none."),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which scores to draw and how to bin them.")
@@ -59,16 +61,21 @@ def xmax(state: State) -> float:
 
 
 def render(state: State) -> str:
-    """One histogram panel with the exact law (solid) and N(0, d_k/c²) (dashed)."""
+    """One histogram panel, with the exact law (solid) and N(0, d_k/c²) (dashed) unless ``curves`` is none.
+
+    Its accessible label names what is drawn in words a reader of Step 3 already has; the numbers
+    are in the readouts.
+    """
     c = divisor_value(state.dk, state.divisor)
     values = scaled(state)
-    title = f"dₖ = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}"
+    scaling = _hist.divisor_label(state.dk, state.divisor)
     ymax = None if state.ymax == "auto" else float(state.ymax)
-    parts, _ = _hist.histogram(values, state.dk, c, xmax(state), state.bins, title, ymax)
-    parts.append(text(160, 214, "bars: samples · solid: exact law · dashed: normal", "sq-tick", "middle"))
-    v = stats.variance(values)
-    label = (f"Histogram of {state.n} scores for d_k = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}: "
-             f"sample variance {sig(v)}, theory {sig(state.dk / (c * c))}")
+    parts, _ = _hist.histogram(values, state.dk, c, xmax(state), state.bins, f"dₖ = {state.dk}, {scaling}", ymax,
+                               curves=state.curves == "both")
+    if state.curves == "both":
+        parts.append(text(160, 214, "bars: samples · solid: exact law · dashed: normal", "sq-tick", "middle"))
+    half = fmt(xmax(state), 3)
+    label = f"Histogram of {state.n} scores for dₖ = {state.dk}, {scaling}, on an axis from −{half} to {half}"
     return svg(320, 222, label, parts, "sq-score-histogram")
 
 
