@@ -6,6 +6,7 @@ import html
 import json
 import re
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -106,22 +107,47 @@ def test_one_embed_page_per_registered_figure(site_dir):
         assert 'class="md-header' not in text, "embed pages carry no site chrome"
 
 
-def _site_copy(tmp_path: Path, page: str) -> Path:
-    """The real configuration with a one-page docs folder; the config sits beside mkdocs.yml so
-    every relative path in it (hook, theme overrides, watch) means what it means there."""
+EMPTY_GLOSSARY = "main_path: [index.md, bad.md]\nterms: []\n"
+GLOSSARY = """main_path: [index.md, bad.md]
+terms:
+  - term: widget
+    page: bad.md
+    anchor: widget
+    definition: A thing the second page introduces.
+    patterns: ['\\bwidgets?\\b']
+    abbr: [widget]
+"""
+"""A one-term glossary for the copies: 'widget' is introduced on bad.md, after index.md."""
+
+
+def _site_copy(tmp_path: Path, page: str, home: str = "# Home\n", glossary_yml: str = EMPTY_GLOSSARY) -> Path:
+    """The real configuration with a two-page docs folder (index.md, then bad.md) and a glossary
+    (by default one without terms); the config sits beside mkdocs.yml so every relative path in it (hook, theme
+    overrides, watch) means what it means there."""
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
-    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "index.md").write_text(home, encoding="utf-8")
     (docs / "bad.md").write_text(page, encoding="utf-8")
+    (docs / "glossary.yml").write_text(glossary_yml, encoding="utf-8")
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    text = re.sub(r"(?ms)^nav:.*?\n\n", "", text).replace("docs_dir: site_src", f"docs_dir: {docs}")
+    text = re.sub(r"(?ms)^nav:.*?\n\n", "nav:\n  - Home: index.md\n  - Bad: bad.md\n\n", text)
+    text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
     config = ROOT / f".test-mkdocs-{tmp_path.name}.yml"
     config.write_text(text, encoding="utf-8")
     return config
 
 
+def _copy_build(tmp_path: Path, page: str, home: str) -> subprocess.CompletedProcess:
+    """A strict build of the two-page copy with the one-term glossary."""
+    config = _site_copy(tmp_path, page, home, GLOSSARY)
+    try:
+        return build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
+
+
 def _failed_build(tmp_path: Path, page: str) -> str:
-    """What a strict build of the one page ``bad.md`` printed; the build must have failed."""
+    """What a strict build of the copy printed; the build must have failed."""
     config = _site_copy(tmp_path, page)
     try:
         result = build_site(tmp_path / "out", config)
@@ -143,7 +169,7 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
 
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
-    assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, "
+    assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
             "reproduction-table, train-grid") in output
 
 
@@ -266,3 +292,30 @@ def test_no_inline_script_so_a_strict_csp_works(site_dir):
         text = page.read_text(encoding="utf-8")
         assert not inline.search(text), f"{page} has an inline script"
         assert not handlers.search(text), f"{page} has an inline event handler"
+
+
+WIDGET_PAGE = "# Bad\n\nA **widget**{ #widget } is introduced here.\n"
+
+
+def test_a_term_used_before_the_page_that_introduces_it_fails_the_build(tmp_path):
+    result = _copy_build(tmp_path, WIDGET_PAGE, "# Home\n\nThe widget comes early.\n")
+    assert result.returncode != 0
+    assert "index.md: 'widget' (introduced on bad.md) is used before it: …" in result.stderr
+
+
+def test_an_aside_or_a_forward_link_may_name_a_later_term_and_every_use_gets_its_tooltip(tmp_path):
+    home = ("# Home\n\nYou will meet the [widget](bad.md#widget) soon.\n\n"
+            '??? info "Going deeper: early"\n    A widget, for the expert.\n')
+    result = _copy_build(tmp_path, WIDGET_PAGE + "\nA widget again.\n", home)
+    assert result.returncode == 0, result.stderr
+    bad = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
+    tips = re.findall(r"<abbr[^>]*>widget</abbr>", bad)
+    assert tips == ['<abbr tabindex="0" title="A thing the second page introduces.">widget</abbr>',
+                    '<abbr title="A thing the second page introduces.">widget</abbr>']
+    home_html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert '<details class="info">' in home_html and "open" not in home_html.split('<details class="info"')[1][:20]
+
+
+def test_a_main_path_page_over_its_word_budget_fails_the_build(tmp_path):
+    output = _failed_build(tmp_path, "# Bad\n\n" + " ".join(["word"] * 460) + "\n")
+    assert "bad.md: 461 words of main-path prose, more than 450" in output
