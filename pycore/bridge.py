@@ -7,7 +7,8 @@ Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
 "time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
-``readouts`` and ``values``; a problem adds ``error`` and never raises.
+``readouts`` and ``values``, and ``caption`` where the figure has a live caption line; a problem adds
+``error`` and never raises.
 
 A figure request may carry ``slice_ms``: the figure then works at most about that long before
 answering. If the state is not ready yet, the answer says ``busy`` with a ``progress`` text and
@@ -31,13 +32,19 @@ from .sampling import digest
 
 
 def view(module: Any, state: Any) -> dict[str, Any]:
-    """Everything the page needs to show a state."""
+    """Everything the page needs to show a state, with the caption's live line where the figure has one."""
     return {
         "state": figures.state_json(state),
         "svg": module.render(state),
         "readouts": module.readouts(state),
         "values": figures.control_values(module, state),
+        **live(module, state),
     }
+
+
+def live(module: Any, state: Any) -> dict[str, str]:
+    """``{"caption": ...}``, the words a figure's caption starts with for ``state``, if it has them."""
+    return {"caption": module.caption(state)} if hasattr(module, "caption") else {}
 
 
 def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, Any]:
@@ -49,7 +56,8 @@ def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, 
             out = {"busy": True, "progress": progress, "state": figures.state_json(state),
                    "values": figures.control_values(module, state)}
             if shown is not None:
-                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=module.readouts(shown))
+                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=module.readouts(shown),
+                           **live(module, shown))
             return out
     return view(module, state)
 

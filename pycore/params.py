@@ -62,6 +62,9 @@ class Param:
     """Buttons that set a value, shown after the control: (value, label) pairs."""
     sample: str | None = None
     """A valid non-default value for tests; derived when not given."""
+    advanced: bool = False
+    """A setting a beginner can leave alone (a seed, a sample count, an axis): its control sits behind
+    the figure's "More settings" disclosure."""
 
     def allowed(self) -> str:
         """What the parameter accepts, in words (the teachers' table and every message use this)."""

@@ -34,9 +34,9 @@ def divisor(default: str, **extra: Any) -> params.Param:
 
 
 def seed(**extra: Any) -> params.Param:
-    """The seed of a figure's draws."""
+    """The seed of a figure's draws: a setting for "More settings", not for the main path."""
     return params.integer("seed", 1, 0, SEED_MAX, "Seed of the draws; the same seed gives the same samples everywhere.",
-                          sample="5", **extra)
+                          sample="5", **{"advanced": True, **extra})
 
 
 def resample(state: Any, event: Mapping[str, Any]) -> Any:

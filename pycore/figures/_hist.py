@@ -25,6 +25,8 @@ class Frame:
     right: float = 306
     top: float = 32
     bottom: float = 182
+    note: float = 18
+    """The baseline of the note on the scores beyond the axis, right-aligned at ``right``."""
 
     def axes(self, xmax: float, ymax: float) -> Axes:
         """Scales from [-xmax, xmax] × [0, ymax] onto this box."""
@@ -88,5 +90,5 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
     parts.append(marks.line(frame.left, frame.bottom, frame.right, frame.bottom, "sq-axis"))
     if outside:
         share = 100 * outside / len(values)
-        parts.append(text(frame.right, 18, f"{fmt(share, 1)}% beyond ±{fmt(xmax, 3)}", "sq-tick", "end"))
+        parts.append(text(frame.right, frame.note, f"{fmt(share, 1)}% beyond ±{fmt(xmax, 3)}", "sq-tick", "end"))
     return parts, outside

@@ -15,7 +15,8 @@ PAGE = "step-7/"
 HEIGHT = 460
 READOUTS = (("variance-raw", "Var(q·k)"), ("variance-scaled", "Var(q·k/√1)"), ("theory", "theory dₖ/c² = 1/1"),
             ("standard-error", "standard error of a sample variance"))
-PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", sample="500"), _common.seed())
+PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", sample="500", advanced=True),
+          _common.seed())
 CONTROLS = (_common.RESAMPLE,)
 State = params.state_class(PARAMS, "Which pool the d_k = 1 scores come from.")
 derived_values = _common.no_derived_values

@@ -18,7 +18,8 @@ HEIGHT = 560
 MODES = (("inf", "w3 → +∞"), ("mask", "w3 masked with −10⁹"))
 READOUTS = (("special", "weight of w3"), ("max-weight", "largest weight"), ("gradient", "gradient signal ‖J‖"))
 PARAMS = (
-    params.choice("mode", "inf", MODES, "inf: w3's score is +inf. mask: w3's score is -1e9.", control="choice",
+    params.choice("mode", "inf", MODES, "inf: w3's score is +inf. mask: -1e9 is added to w3's score "
+                  "after the division, as PyTorch adds its mask after scaling.", control="choice",
                   label="case"),
     params.number("divisor", 8.0, 1, 64, "Every score is divided by this, as attention divides by √d_k.",
                   control="range", label="divide every score by", sample="2"),
@@ -42,10 +43,18 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
     return state
 
 
-def scores(state: State) -> list[float]:
-    """The base pattern with w3 replaced, divided by the divisor."""
-    special = math.inf if state.mode == "inf" else MASK
+def divided(state: State) -> list[float]:
+    """The scores divided by the divisor, w3's +inf in the inf case, before any mask."""
+    special = math.inf if state.mode == "inf" else BASE[2]
     return [s / state.divisor for s in (BASE[0], BASE[1], special, BASE[3], BASE[4])]
+
+
+def scores(state: State) -> list[float]:
+    """What softmax gets: the divided scores, with the mask added to w3's after the division in the mask case."""
+    s = divided(state)
+    if state.mode == "mask":
+        s[2] += MASK
+    return s
 
 
 def _shown(s: float) -> str:
@@ -53,16 +62,19 @@ def _shown(s: float) -> str:
 
 
 def render(state: State) -> str:
-    """The weights after softmax, with the scores written under the title."""
-    s = scores(state)
-    p = softmax(s)
+    """The weights after softmax, with the divided scores (and the mask added after them) under the title."""
+    d = divided(state)
+    p = softmax(scores(state))
     title = "one score is +∞: a one-hot spike" if state.mode == "inf" else "w3 masked: its weight is exactly 0"
     parts = bar_panel(PANEL, p, words(5), title, "sq-weight", digits=3)
-    parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in s),
+    parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in d),
                       "sq-tick"))
-    parts.append(text(PANEL.left, 304, f"gradient signal ‖J‖ = {fmt(jacobian_norm(p), 4)}", "sq-value"))
+    if state.mode == "mask":
+        parts.append(text(PANEL.left, 302, f"then the mask is added to w3's: {_shown(d[2])} + (−10⁹) ≈ −10⁹",
+                          "sq-tick"))
+    parts.append(text(PANEL.left, 324, f"gradient signal ‖J‖ = {fmt(jacobian_norm(p), 4)}", "sq-value"))
     label = f"{title}; the weights are {', '.join(fmt(v, 3) for v in p)}"
-    return svg(620, 316, label, parts, "sq-corner-infinity")
+    return svg(620, 336, label, parts, "sq-corner-infinity")
 
 
 def readouts(state: State) -> dict[str, str]:
@@ -71,8 +83,11 @@ def readouts(state: State) -> dict[str, str]:
     return {"special": sig(p[2]), "max-weight": sig(max(p)), "gradient": sig(jacobian_norm(p))}
 
 
-SNIPPET = """scores = base / divisor
-scores[2] = (np.inf if mode == "inf" else mask) / divisor  # w3's score is replaced
+SNIPPET = """scores = np.array(base) / divisor
+if mode == "inf":
+    scores[2] = np.inf  # w3's score is +inf, and inf / divisor is still inf
+else:
+    scores[2] += mask  # the mask is added after the division, as PyTorch adds its mask after scaling
 top = scores == np.inf
 p = top / top.sum() if top.any() else softmax(scores)  # a +inf score takes all the weight (e^(inf - inf) is NaN)
 print("special:", sig(p[2]))
@@ -84,7 +99,7 @@ print("gradient:", sig(jacobian_norm(p)))
 def snippet(state: State) -> str:
     """Word 3's score replaced by +inf or the mask, then softmax, in numpy."""
     return _snippet.script(TITLE, {"mode": state.mode, "divisor": state.divisor, "base": BASE, "mask": MASK},
-                           SNIPPET, {"mode": "inf: w3's score is +inf; mask: w3's score is the mask",
+                           SNIPPET, {"mode": "inf: w3's score is +inf; mask: the mask is added to w3's score",
                                      "divisor": "every score is divided by this",
                                      "base": "the five words' scores; w3's is replaced",
                                      "mask": "the mask, -10^9"})

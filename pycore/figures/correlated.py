@@ -12,7 +12,7 @@ from ..growing import Growing
 from ..sampling import chi_square, normals
 from ..svg import fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
-from . import _chart, _common, _snippet
+from . import _chart, _common, _hist, _snippet
 
 TITLE = "When query and key align"
 PAGE = "assumptions/"
@@ -129,6 +129,12 @@ def render(state: State) -> str:
     label = (f"Histogram of {PAIRS} aligned pairs' scores {name} for rho {fmt(state.rho)} and d_k {state.dk}: "
              f"mean {sig(stats.mean(values))}, theory {sig(mean_t)}; {fmt(100 * share, 1)}% of rows saturated")
     return svg(600, _chart.H, label, parts, "sq-correlated")
+
+
+def caption(state: State) -> str:
+    """The caption's live line: the setting drawn now."""
+    return (f"ρ = {fmt(state.rho)} at dₖ = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}, "
+            f"{PAIRS} rows of n = {state.n} keys.")
 
 
 def readouts(state: State) -> dict[str, str]:

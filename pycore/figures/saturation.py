@@ -9,7 +9,7 @@ from typing import Any
 from .. import marks, params, rows, stats
 from ..detmath import log
 from ..svg import fmt, sig, svg, text
-from . import _chart, _common, _snippet
+from . import _chart, _common, _hist, _snippet
 
 TITLE = "Saturation over many rows"
 PAGE = "step-5/"
@@ -24,7 +24,7 @@ PARAMS = (
                    label="n (keys per row)", sample="8"),
     _common.divisor("none", control="choice", label="divide by"),
     params.integer("rows", 500, 50, 2000, "How many rows (queries) are drawn.", control="range", label="rows",
-                   step=50, sample="100"),
+                   step=50, sample="100", advanced=True),
     _common.seed(control="text", label="seed"),
     params.choice("gradients", "show", (("show", "show"), ("hide", "hide")),
                   "Whether the panel of gradient sizes (‖J‖ and ‖∂p/∂q‖ on a log axis) is drawn."),
@@ -132,6 +132,12 @@ def render(state: State) -> str:
     share = sum(r.saturated) / state.rows
     gradients = _gradient_panel(state, r) if state.gradients == "show" else ""
     return _weights_panel(state, r, share) + gradients + _curve_panel(state)
+
+
+def caption(state: State) -> str:
+    """The caption's live line: which rows are drawn now."""
+    return (f"{state.rows} rows, each one query against n = {state.n} keys, "
+            f"{_hist.divisor_label(state.dk, state.divisor)}, at dₖ = {state.dk}.")
 
 
 def readouts(state: State) -> dict[str, str]:

@@ -20,15 +20,16 @@ PARAMS = (
     _common.dk(8, control="range", label="dₖ", sample="64"),
     _common.divisor("none", control="choice", label="divide by"),
     params.integer("n", 4000, 100, 10000, "How many (query, key) pairs are sampled.", control="range",
-                   label="samples", step=100, sample="2000"),
+                   label="samples", step=100, sample="2000", advanced=True),
     _common.seed(),
     params.auto_number("xmax", 0.1, 1000, "Half-width of the x axis, or auto (four standard deviations, rounded).",
-                       sample="20"),
-    params.integer("bins", 64, 10, 200, "Number of histogram bins."),
+                       sample="20", advanced=True),
+    params.integer("bins", 64, 10, 200, "Number of histogram bins.", advanced=True),
     params.auto_number("ymax", 0.001, 100, "Top of the density axis, or auto (the tallest bar); fix it to compare "
-                       "panels.", sample="0.5"),
+                       "panels.", sample="0.5", advanced=True),
     params.choice("curves", "both", (("both", "exact law and normal bell"), ("none", "none")),
-                  "Curves over the bars: both (the exact law, solid, and the normal bell, dashed) or none."),
+                  "Curves over the bars: both (the exact law, solid, and the normal bell, dashed) or none.",
+                  advanced=True),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which scores to draw and how to bin them.")

@@ -43,7 +43,8 @@ WORDS = 8
 ROWS = 500
 """Stage 6 looks at this many rows of WORDS keys each, one query per row."""
 N = 4000
-HIST = _hist.Frame(left=14, right=200, top=36, bottom=150)
+HIST = _hist.Frame(left=14, right=200, top=36, bottom=150, note=179)
+"""The stages' histograms; the note on scores beyond the axis goes under the ticks, clear of the stage's title."""
 
 
 def parse(p: params.Params) -> Any:
@@ -78,6 +79,16 @@ W, H = 214, 184
 """Each stage is its own small SVG, so the six wrap into rows that fit the screen."""
 
 
+def count(n: int, word: str) -> str:
+    """``n`` and a noun, singular for one: "1 product", "8 products"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def coordinates_shown(dk: int) -> str:
+    """What the arrows' stage draws of d_k coordinates: the first two, or all there are."""
+    return {1: "its only coordinate, on the x axis", 2: "both coordinates"}.get(dk, f"first 2 of {dk} coordinates")
+
+
 def _stage(title: str, label: str, inner: list[str]) -> str:
     return svg(W, H, label, [marks.rect(2, 2, W - 4, H - 4, "sq-stage"), text(12, 22, title, "sq-heading"), *inner],
                "sq-svg--stage")
@@ -99,7 +110,7 @@ def render(state: State) -> str:
     for v, cls in ((k, "sq-k"), (q, "sq-q")):
         x, y = plane.x.clamped(v[0]), plane.y.clamped(v[1] if len(v) > 1 else 0.0)
         arrow_parts.append(marks.arrow(ox, oy, x, y, cls, head=8))
-    arrow_parts.append(text(W / 2, 172, f"first 2 of {state.dk} coordinates", "sq-tick", "middle"))
+    arrow_parts.append(text(W / 2, 172, coordinates_shown(state.dk), "sq-tick", "middle"))
     raw_parts, _ = _hist.histogram(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, None, frame=HIST)
     tame_parts, _ = _hist.histogram(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, None, frame=HIST)
     if state.scaling == "on":
@@ -117,10 +128,11 @@ def render(state: State) -> str:
                marks.line(ax.x(rows.SATURATED), 40, ax.x(rows.SATURATED), 140, "sq-target")]
     weights += [text(ax.x(v), 154, fmt(v), "sq-tick", "middle") for v in (0.0, 0.5, 1.0)]
     return "".join([
-        _stage("1 · two random arrows", f"a random query and key with {state.dk} coordinates", arrow_parts),
+        _stage("1 · two random arrows", f"a random query and key with {count(state.dk, 'coordinate')}", arrow_parts),
         _stage("2 · dot product", f"their dot product is {fmt(dot(q, k), 2)}", [
             text(W / 2, 84, f"q·k = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
-            text(W / 2, 114, f"a sum of {state.dk} products", "sq-tick", "middle")]),
+            text(W / 2, 114, "a single product" if state.dk == 1 else f"a sum of {state.dk} products", "sq-tick",
+                 "middle")]),
         _stage(f"3 · wide score, sd {fmt(sd_raw, 2)}", f"the scores spread with standard deviation {fmt(sd_raw, 2)}",
                raw_parts),
         stage4,

@@ -26,10 +26,10 @@ PARAMS = (
                   control="choice", label="optimizer"),
     params.auto_number("lr", 0.0001, 10, "Learning rate, or auto (SGD "
                        f"{train.LR['sgd']:g}, Adam {train.LR['adam']:g}).", control="text", label="learning rate",
-                       sample="0.2"),
+                       sample="0.2", advanced=True),
     _common.seed(control="text", label="seed"),
     params.integer("step", train.STEPS, 0, train.STEPS, "How many training steps are shown (the run stops there).",
-                   sample="20"),
+                   sample="20", advanced=True),
 )
 CONTROLS = (*params.controls(PARAMS), Button("run", "Run"), Button("pause", "Pause"), Button("reset", "Reset run"))
 State = params.state_class(PARAMS, "One training setup for all three divisors, and how far the run has gone.")

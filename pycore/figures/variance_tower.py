@@ -18,7 +18,8 @@ HEIGHT = 560
 READOUTS = (("dk", "dₖ"), ("total", "measured Var(q·k)"), ("bars", "sum of the bars"))
 PARAMS = (
     _common.dk(16, control="range", label="dₖ", sample="9"),
-    params.integer("n", 4000, 100, 10000, "How many (query, key) pairs the variances are measured on."),
+    params.integer("n", 4000, 100, 10000, "How many (query, key) pairs the variances are measured on.",
+                   advanced=True),
     _common.seed(),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pycore.sitegen import cards, embed, glossary, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
-from pycore.sitegen.render import ENV, render_marker  # noqa: E402
+from pycore.sitegen.render import ENV, render_marker, render_row_menu  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _runtime: list[pack.Runtime] = []
@@ -150,20 +150,33 @@ def on_page_markdown(markdown, page, config, files):
 
 def _fill_markers(markdown: str, src: str, root: str) -> str:
     """Figures become placeholders (their HTML kept for on_page_content), cards collapsed blocks,
-    generated blocks their parts; a step page gets the step indicator on top."""
+    generated blocks their parts; a step page gets the step indicator on top. The panels of a row
+    have no menus of their own: the row gets one after them."""
     markers.check_no_comments(markdown)
     figures: list[str] = []
     anchors: dict[str, int] = {}
+    rows = [(m.start(), m.end(), []) for m in markers.ROW.finditer(markdown)]
 
     def figure(match):
         marker = markers.parse_marker(match.group("body"))
         anchors[marker.figure] = anchors.get(marker.figure, 0) + 1
         n = anchors[marker.figure]
-        anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
-        figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/"))
+        anchor = marker.anchor or f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
+        row = next((panels for start, end, panels in rows if start <= match.start() < end), None)
+        if row is not None:
+            row.append(anchor)
+        figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/", menu=row is None))
         return f"\n{match.group('indent')}{_placeholder(len(figures) - 1)}\n"
 
-    out = markers.FENCE.sub(figure, markdown)
+    def row_menu(match):
+        panels = rows.pop(0)[2]
+        if not panels:
+            return match.group(0)
+        figures.append(render_row_menu(panels))
+        head, _, tail = match.group(0).rpartition("</div>")
+        return f"{head}{_placeholder(len(figures) - 1)}\n</div>{tail}"
+
+    out = markers.ROW.sub(row_menu, markers.FENCE.sub(figure, markdown))
     _rendered[src] = figures
     out = cards.replace(out, src)
     out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)

@@ -11,6 +11,15 @@ A figure, its initial state as ``name: value`` lines:
 ``id``, ``caption``, ``controls`` and ``readouts`` (names to show, or ``none``) and ``anchor``
 describe the instance; every other line is a state parameter, validated by the figure's own parser.
 
+Small multiples, figures side by side, sit in one row, which shares one actions menu (added
+after the panels by the build) instead of one under every panel:
+
+    <div class="sq-row" markdown>
+    ```figure
+    ...
+    ```
+    </div>
+
 A recall card, ``Q:`` and ``A:`` lines (see ``cards``):
 
     ```card
@@ -43,6 +52,8 @@ def fence(kind: str) -> re.Pattern[str]:
 
 
 FENCE = fence("figure")
+ROW = re.compile(r'^<div class="sq-row" markdown>[ \t]*\n(?P<body>.*?)^</div>[ \t]*$', re.M | re.S)
+"""A row of small multiples; its figures are in ``body``."""
 GENERATED = fence("generated")
 COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
 META = ("id", "caption", "controls", "readouts", "anchor")

@@ -18,29 +18,42 @@ ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined
 
 def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
                    controls: tuple[str, ...] | None, embed_url: str, page_url: str,
-                   readouts: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """What the figure template needs for one instance in one state."""
+                   readouts: tuple[str, ...] | None = None, menu: bool = True) -> dict[str, Any]:
+    """What the figure template needs for one instance in one state.
+
+    The controls of parameters declared ``advanced`` go behind "More settings"; ``menu`` is False
+    for a panel of a row, whose actions the row's own menu offers.
+    """
     module = figures.get(figure_id)
     shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
+    advanced = {p.name for p in module.PARAMS if p.advanced}
     v = bridge.view(module, state)
     return {
         "id": figure_id,
         "anchor": anchor,
         "title": module.TITLE,
         "caption": caption or module.TITLE,
+        "live": v.get("caption"),
         "state_json": json.dumps(v["state"], ensure_ascii=False, separators=(",", ":")),
         "svg": v["svg"],
         "readouts": [(name, label, v["readouts"][name]) for name, label in module.READOUTS
                      if readouts is None or name in readouts],
-        "controls": shown,
+        "controls": [c for c in shown if c.name not in advanced],
+        "more": [c for c in shown if c.name in advanced],
         "values": v["values"],
         "embed_url": embed_url,
         "page_url": page_url,
         "height": module.HEIGHT,
+        "menu": menu,
     }
 
 
-def render_marker(marker: Marker, *, anchor: str, embed_root: str) -> str:
+def render_row_menu(anchors: list[str]) -> str:
+    """The one actions menu of a row of figures (small multiples), after its panels."""
+    return ENV.get_template("row-menu.html.j2").render(anchor=anchors[0])
+
+
+def render_marker(marker: Marker, *, anchor: str, embed_root: str, menu: bool = True) -> str:
     """One Markdown marker to figure HTML; any problem raises MarkerError naming the figure."""
     try:
         module = figures.get(marker.figure)
@@ -55,5 +68,5 @@ def render_marker(marker: Marker, *, anchor: str, embed_root: str) -> str:
                                   f"it has: {', '.join(sorted(known)) or 'none'}")
     context = figure_context(marker.figure, state, anchor=marker.anchor or anchor, caption=marker.caption,
                              controls=marker.controls, readouts=marker.readouts,
-                             embed_url=f"{embed_root}{marker.figure}/", page_url="")
+                             embed_url=f"{embed_root}{marker.figure}/", page_url="", menu=menu)
     return ENV.get_template("figure.html.j2").render(context)

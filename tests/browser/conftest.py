@@ -112,6 +112,13 @@ def drag(page, selector: str, handle: str, dx: float, dy: float, steps: int = 6)
     page.mouse.up()
 
 
+def open_actions(page, selector: str):
+    """Open the actions menu of the figure (or row of figures) at ``selector`` with a click, as a reader does."""
+    button = page.locator(f"{selector} [data-menu] > button[aria-controls]").first
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+
+
 def expected(figure_id: str, state: dict):
     """What CPython computes for the state the browser shows."""
     module = figures.get(figure_id)

@@ -49,17 +49,22 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, figure
     # Start just before the figure, then use only the keyboard.
     page.evaluate("(f) => { const p = f.previousElementSibling || f.parentElement; p.tabIndex = -1; p.focus(); }",
                   fig.element_handle())
-    operated = []
+    operated, inside_more = [], []
     for _ in range(40):
         page.keyboard.press("Tab")
         info = page.evaluate("""(f) => { const a = document.activeElement;
             if (!f.contains(a)) return null;
             return {tag: a.tagName.toLowerCase(), type: a.type || '', handle: a.dataset.handle || null,
                     action: a.dataset.action || null, play: a.dataset.play || null,
-                    max: a.max || null, value: a.value || null}; }""", fig.element_handle())
+                    max: a.max || null, value: a.value || null, more: Boolean(a.closest('details'))}; }""",
+                             fig.element_handle())
         if info is None:
             if operated:
                 break
+            continue
+        if info["action"] == "more":  # "More settings": Enter opens it, and Tab goes on into its controls
+            page.keyboard.press("Enter")
+            assert fig.locator("details.sq-figure__more").evaluate("d => d.open")
             continue
         if info["action"]:
             continue
@@ -85,9 +90,12 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, figure
             page.wait_for_function("(f) => f.querySelector('[data-play]').getAttribute('aria-pressed') === 'false'",
                                    arg=fig.element_handle())
         operated.append(info["handle"] or info["type"] or info["tag"])
+        inside_more.append(info["more"])
     module = figures.get(fig.get_attribute("data-figure"))
     handles = page.evaluate("(f) => f.querySelectorAll('[data-handle]').length", fig.element_handle())
     assert len(operated) >= handles + (1 if module.CONTROLS else 0), operated
+    advanced = fig.locator("details.sq-figure__more :is(input[type='range'], input[type='text'], button)").count()
+    assert inside_more.count(True) == advanced, (operated, inside_more)
     assert watched.errors == []
 
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from pycore import figures
 from pycore.params import from_json
-from tests.browser.conftest import READY_MS, drag, expected
+from tests.browser.conftest import READY_MS, drag, expected, open_actions
 
 
 def snippet_for(figure_id: str, state: dict) -> str:
@@ -22,7 +22,11 @@ def test_copy_as_python_shows_the_figures_own_script_and_closes_from_the_keyboar
     drag(page, fig, "q", -30, 20)
     watched.settle(fig)
     button = page.locator(f"{fig} [data-action='python']")
-    button.focus()
+    page.locator(f"{fig} [data-action='menu']").focus()  # the menu opens from the keyboard; Tab reaches its items
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.action") == "python"
     page.keyboard.press("Enter")
     panel = page.locator(f"{fig} [data-snippet]")
     panel.wait_for(state="visible", timeout=10_000)
@@ -45,6 +49,7 @@ def test_reset_restores_the_built_state_after_drags_and_sliders(watched):
     page.locator(f"{fig} input[data-field='c']").fill("20")
     watched.settle(fig)
     assert watched.state(fig) != start
+    open_actions(page, fig)
     page.locator(f"{fig} [data-reset]").click()
     page.wait_for_function("([s, want]) => JSON.stringify(JSON.parse(document.querySelector(s).dataset.state)) === "
                            "JSON.stringify(want)", arg=[fig, start], timeout=10_000)
@@ -63,6 +68,7 @@ def test_reset_on_an_embed_page_returns_to_the_address_state(watched):
     page.locator("input[data-field='dk']").fill("200")
     page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).dk === 200 && "
                            "!document.querySelector(s).dataset.busy", arg=fig, timeout=30_000)
+    open_actions(page, fig)
     page.locator("[data-reset]").click()
     page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).dk === 40", arg=fig, timeout=10_000)
     assert watched.state(fig) == start
@@ -79,6 +85,7 @@ def test_downloads_are_standalone_and_carry_the_state(watched, tmp_path):
     page.locator(f"{fig} input[data-field='dk']").fill("16")
     watched.settle(fig)
     state = watched.state(fig)
+    open_actions(page, fig)
     with page.expect_download() as info:
         page.locator(f"{fig} [data-download='svg']").click()
     name = info.value.suggested_filename

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import AXE, READY_MS, SERIOUS, expected, frame_of
+from tests.browser.conftest import AXE, READY_MS, SERIOUS, expected, frame_of, open_actions
 
 # A valid, non-default state for every figure, in URL form, from its parameter specs.
 STATES = {fid: {spec.name: spec.example() for spec in module.PARAMS} for fid, module in figures.FIGURES.items()}
@@ -235,6 +235,7 @@ def test_copy_embed_code_and_permalink_follow_the_state(watched):
     state = watched.state(fig)
     assert page.evaluate("() => history.length") == history, "no history entry per change"
     assert page.evaluate("() => location.hash") == "#fig-dot-product?q=1.5%2C0.5&k=0%2C1.5"
+    open_actions(page, fig)
     page.locator(f"{fig} [data-action='embed']").click()
     snippet = page.evaluate("() => navigator.clipboard.readText()")
     src = f"{watched.server.url}/embed/dot-product/?q=1.5%2C0.5&k=0%2C1.5"

@@ -75,6 +75,28 @@ def operate(page, figure):
     page.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[figure.element_handle(), before], timeout=10_000)
 
 
+# The notice's box, the header's, and every figure's control and action boxes that it overlaps.
+COVERED = """() => { const box = (e) => e.getBoundingClientRect();
+  const n = box(document.querySelector('.sq-offline')), h = box(document.querySelector('.md-header'));
+  const over = (r) => r.width > 0 && Math.min(n.right, r.right) > Math.max(n.left, r.left)
+    && Math.min(n.bottom, r.bottom) > Math.max(n.top, r.top);
+  const covered = [...document.querySelectorAll('article *')].filter((e) => over(box(e))).map((e) => e.tagName);
+  return {inHeader: n.top >= h.top && n.bottom <= h.bottom && n.left >= h.left && n.right <= h.right, covered}; }"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_offline_notice_never_covers_the_article(contexts, server, width):
+    """It sits over the header's title, not over the first figure's controls as it did at 390 px."""
+    context = contexts(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(server.url + "/")
+    kept_offline(page)
+    where = page.evaluate(COVERED)
+    assert where == {"inHeader": True, "covered": []}
+    page.evaluate("() => document.querySelector('[data-figure] .sq-figure__controls').scrollIntoView()")
+    assert page.evaluate(COVERED)["inHeader"], "scrolled, it stays inside the header, which covers nothing of ours"
+
+
 def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, server):
     context = contexts(reduced_motion="reduce")
     page = context.new_page()

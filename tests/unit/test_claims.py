@@ -13,6 +13,7 @@ import pytest
 
 from pycore import rows
 from pycore.figures import correlated, saturation, summary_pipeline
+from pycore.sitegen.markers import FENCE, parse_marker
 from tests.conftest import ROOT
 
 ROWS = 6000
@@ -170,16 +171,21 @@ def test_summary_scaled_softmax_is_nearly_the_same_from_dk_16_on():
     assert abs(m16 - m64) < 0.03 and abs(m1 - m64) > 0.05
 
 
-def test_saturation_caption_names_the_default_state():
+def test_saturation_caption_leaves_the_state_to_its_live_line():
+    source = (ROOT / "site_src" / "step-5.md").read_text(encoding="utf-8")
+    found = [parse_marker(m.group("body")) for m in FENCE.finditer(source)]
     s = saturation.State()
-    assert f"{s.rows} rows, each one query against {s.n} keys." in page("step-5.md")
+    captions = [m.caption for m in found if m.figure == "saturation"]
+    assert captions and all(c.startswith(("Move dₖ and the division", "The same rows")) for c in captions)
+    for word in ("not scaled", f"n = {s.n}", f"{s.rows} rows", f"dₖ = {s.dk}", f"{s.n} keys"):
+        assert all(word not in c for c in captions)
 
 
 def test_assumptions_correlated_caption_and_numbers():
     s = correlated.State()
     r = correlated.readouts(s)
     text = page("assumptions.md")
-    assert f"ρ = {s.rho} at dₖ = {s.dk} with ÷√dₖ" in text and s.divisor == "sqrt"
+    assert f"At the start (ρ = {s.rho}, dₖ = {s.dk}, ÷√dₖ)" in text and s.divisor == "sqrt"
     assert f"ρ√dₖ = {s.rho * math.sqrt(s.dk):g}" in text and "more than half of the rows saturate" in text
     assert float(r["saturated"]) > 0.5
     assert "divides by about 22.6 instead of 8" in text and f"{math.sqrt(512):.1f}" == "22.6"

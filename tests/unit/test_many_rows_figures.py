@@ -1,11 +1,12 @@
 """The saturation, correlated and summary figures: readouts against numpy, verdicts from numbers, messages."""
 
+import json
 import math
 
 import numpy as np
 import pytest
 
-from pycore import rows
+from pycore import bridge, rows
 from pycore.figures import correlated, saturation, summary_pipeline
 from pycore.params import ParamError
 
@@ -100,3 +101,30 @@ def test_summary_removing_the_scaling_visibly_saturates_at_the_default_dk():
     many = rows.compute(1, summary_pipeline.ROWS, summary_pipeline.WORDS, 64, "none")
     assert float(r_off["max-weight"]) == pytest.approx(np.median(many.max_weight), rel=5e-4)
     assert float(r_off["gradient"]) == pytest.approx(np.median(many.jacobian), rel=5e-4)
+
+
+@pytest.mark.parametrize("dk,n,divisor,n_rows,words", [
+    (64, 16, "none", 500, "not scaled"), (16, 8, "sqrt", 100, "÷ √16 = 4"), (128, 4, "dk", 2000, "÷ 128")])
+def test_saturation_live_caption_names_the_rows_it_draws(dk, n, divisor, n_rows, words):
+    s = saturation.State(dk=dk, n=n, divisor=divisor, rows=n_rows)
+    assert saturation.caption(s) == f"{n_rows} rows, each one query against n = {n} keys, {words}, at dₖ = {dk}."
+
+
+def test_correlated_live_caption_names_its_setting():
+    s = correlated.State(rho=0.25, dk=32, divisor="none", n=4)
+    assert correlated.caption(s) == f"ρ = 0.25 at dₖ = 32, not scaled, {correlated.PAIRS} rows of n = 4 keys."
+
+
+def test_the_live_caption_follows_a_change_through_the_bridge():
+    """Switching the divisor answers with the caption of the new state; a busy answer's is the drawn state's."""
+    start = json.loads(bridge.handle(json.dumps({"op": "render", "figure": "saturation", "params": {}})))
+    assert "not scaled" in start["caption"]
+    event = {"type": "set", "field": "divisor", "value": "sqrt"}
+    a = json.loads(bridge.handle(json.dumps({"op": "update", "figure": "saturation", "state": start["state"],
+                                             "event": event})))
+    assert a["caption"] == saturation.caption(saturation.State(divisor="sqrt")) and "not scaled" not in a["caption"]
+    busy = bridge.answer(saturation, saturation.State(dk=300, seed=77), slice_ms=1)
+    drawn = saturation.State(**busy["drawn"])
+    assert busy["busy"] and drawn.rows < 500 and busy["caption"] == saturation.caption(drawn)
+    assert "caption" not in json.loads(bridge.handle(json.dumps({"op": "render", "figure": "dot-product",
+                                                                 "params": {}})))

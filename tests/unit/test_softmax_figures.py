@@ -1,6 +1,8 @@
 """softmax-spike, the four corners and the summary: parsing, events, readouts vs numpy."""
 
+import html
 import math
+import re
 
 import numpy as np
 import pytest
@@ -140,3 +142,48 @@ def test_summary_removing_the_scaling_collapses_most_rows_at_large_dk():
     assert float(off["saturated"]) > 0.5 and float(on["saturated"]) == 0
     assert float(off["gradient"]) < 0.01 < float(on["gradient"])
     assert 'class="sq-strike"' in summary_pipeline.render(summary_pipeline.State(scaling="off"))
+
+
+def svg_texts(svg: str) -> list[str]:
+    return [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+@pytest.mark.parametrize("dk,arrows,products", [
+    (1, "its only coordinate, on the x axis", "a single product"),
+    (2, "both coordinates", "a sum of 2 products"),
+    (64, "first 2 of 64 coordinates", "a sum of 64 products")])
+def test_summary_counts_coordinates_and_products_in_good_english(dk, arrows, products):
+    texts = svg_texts(summary_pipeline.render(summary_pipeline.State(dk=dk)))
+    assert arrows in texts and products in texts
+    assert not any(re.search(r"\b1 (coordinates|products)\b|\b2 of [12] coordinates", t) for t in texts)
+
+
+def test_summary_puts_the_note_on_scores_beyond_the_axis_below_the_ticks():
+    """At d_k = 1 a few scores fall beyond ±4: the note says how many, under the axis, not beside the title."""
+    s = summary_pipeline.State(dk=1)
+    scores = np.array(ScorePool(s.seed, summary_pipeline.N).scores(1))
+    share = 100 * np.mean(np.abs(scores) > 4)
+    note = re.search(r'<text x="200" y="(\d+)"[^>]*>([^<]*)% beyond ±4</text>', summary_pipeline.render(s))
+    assert note and float(note.group(2)) == pytest.approx(share, abs=0.05) and share > 0
+    assert int(note.group(1)) > summary_pipeline.HIST.bottom + 15  # below the tick labels
+
+
+@pytest.mark.parametrize("divisor", [1.0, 8.0, 64.0])
+def test_corner_infinity_adds_the_mask_after_the_division(divisor):
+    s = corner_infinity.State(mode="mask", divisor=divisor)
+    base = np.array(corner_infinity.BASE) / divisor
+    torch_like = base.copy()
+    torch_like[2] += -1e9  # PyTorch: scores * scale, then + attn_mask
+    assert corner_infinity.scores(s) == list(torch_like)
+    p = np_softmax(torch_like)
+    r = corner_infinity.readouts(s)
+    assert float(r["special"]) == p[2] == 0
+    assert float(r["max-weight"]) == pytest.approx(p.max(), rel=5e-4)
+    texts = svg_texts(corner_infinity.render(s))
+    scaled = next(t for t in texts if t.startswith(f"scores ÷ {divisor:g}: "))
+    shown = [float(v) for v in scaled.split(": ")[1].split(", ")]
+    assert shown == pytest.approx(list(base), abs=0.006), "the scores before the mask, divided"
+    mask = texts[texts.index(scaled) + 1]
+    assert mask.startswith("then the mask is added to w3's: ") and mask.endswith(" + (−10⁹) ≈ −10⁹")
+    assert float(mask.split(": ")[1].split(" + ")[0]) == pytest.approx(base[2], abs=0.006)
+    assert not any("e+" in t or "e-" in t for t in texts), "the mask is shown whole, never −10⁹ divided"

@@ -35,9 +35,9 @@ async function figureCss() {
   return response.ok ? standaloneCss(await response.text()) : "";
 }
 
-/** One SVG document of all the stage's panels, laid out in rows of COLUMNS. */
-export async function standaloneSvg(stage, title, description) {
-  const panels = [...stage.querySelectorAll(":scope > svg")];
+/** One SVG document of the panels drawn in ``where`` (a figure's stage, or a row of figures), in rows of COLUMNS. */
+export async function standaloneSvg(where, title, description) {
+  const panels = [...where.querySelectorAll(".sq-figure__stage > svg")];
   const boxes = panels.map((svg) => svg.viewBox.baseVal);
   const rows = [];
   for (let i = 0; i < panels.length; i += COLUMNS) rows.push(boxes.slice(i, i + COLUMNS));

@@ -14,7 +14,7 @@ import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
-function query(state) {
+export function query(state) {
   return Object.entries(state).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(",") : v)}`).join("&");
 }
 
@@ -22,7 +22,7 @@ function query(state) {
 const params = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]));
 
 /** Copy text; the button says so for two seconds. Without a clipboard, the embed code is offered in a prompt. */
-function copy(button, text, copied, fallback) {
+export function copy(button, text, copied, fallback) {
   const label = button.textContent;
   const done = () => { button.textContent = copied; setTimeout(() => { button.textContent = label; }, 2000); };
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, fallback); else fallback();
@@ -127,6 +127,8 @@ export class FigureView {
       const out = this.el.querySelector(`[data-readout="${name}"]`);
       if (out) out.textContent = text;
     }
+    const live = this.el.querySelector("[data-caption]");
+    if (live && answer.caption !== undefined) live.textContent = answer.caption;
     for (const [name, value] of Object.entries(answer.values)) {
       this.el.querySelectorAll(`[data-field="${name}"]`).forEach((input) => {
         if (input.type === "radio") input.checked = input.value === value;

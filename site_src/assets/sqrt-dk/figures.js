@@ -5,6 +5,8 @@ import { BridgeClient } from "./bridge-client.js";
 import { FigureView } from "./figure-view.js";
 import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.js";
 import { offerOffline } from "./offline.js";
+import "./menu.js";
+import "./panels.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
