@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
-from pycore.sitegen.render import ENV, render_marker  # noqa: E402
+from pycore.sitegen.render import ENV, render_marker, render_predict, state_json  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _runtime: list[pack.Runtime] = []
@@ -126,11 +126,12 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def _fill_markers(markdown: str, src: str, root: str) -> str:
-    """Figures become placeholders (their HTML kept for on_page_content), cards collapsed blocks,
-    generated blocks their parts; a step page gets the step indicator on top."""
+    """Figures and prediction prompts become placeholders (their HTML kept for on_page_content), cards
+    collapsed blocks, generated blocks their parts; a step page gets the step indicator on top."""
     markers.check_no_comments(markdown)
     figures: list[str] = []
     anchors: dict[str, int] = {}
+    placed: dict[str, tuple[str, dict]] = {}
 
     def figure(match):
         marker = markers.parse_marker(match.group("body"))
@@ -138,9 +139,15 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         n = anchors[marker.figure]
         anchor = f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
         figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/"))
+        placed[marker.anchor or anchor] = (marker.figure, state_json(marker))
+        return f"\n{_placeholder(len(figures) - 1)}\n"
+
+    def prediction(match):
+        figures.append(render_predict(markers.parse_predict(match.group("body")), placed))
         return f"\n{_placeholder(len(figures) - 1)}\n"
 
     out = markers.FENCE.sub(figure, markdown)
+    out = markers.PREDICT.sub(prediction, out)
     _rendered[src] = figures
     out = cards.replace(out, src)
     out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)
