@@ -3,6 +3,8 @@
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
 "event"}``, ``{"op": "continue", "figure", "state"}`` (more work on a busy state),
 ``{"op": "snippet", "figure", "state"}`` (the figure's numpy script for Copy as Python),
+``{"op": "predict", "prompt", "state", "show"}`` (a prediction prompt's answering state, from its
+figure's starting state with ``show`` set, and that state's right choice and why: ``predict.answer``),
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
@@ -25,7 +27,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures, train
+from . import figures, predict, train
 from .params import ParamError, from_json
 from .pool import ScorePool
 from .sampling import digest
@@ -139,6 +141,8 @@ def handle(request_json: str) -> str:
         elif op == "snippet":
             module = figures.get(request["figure"])
             result = {"snippet": module.snippet(module.parse(from_json(request["state"])))}
+        elif op == "predict":
+            result = predict.answer(str(request["prompt"]), request["state"], request["show"])
         elif op == "digest":
             result = {"digest": digest(int(request["seed"]), int(request["count"]))}
         elif op == "train-losses":

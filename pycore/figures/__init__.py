@@ -21,6 +21,7 @@ MODULES = (
     "score_histogram",
     "variance_tower",
     "softmax_spike",
+    "nudge",
     "saturation",
     "corner_dk1",
     "corner_ties",

@@ -43,17 +43,14 @@ class Panel:
 
 def bar_panel(panel: Panel, values: Sequence[float], labels: Sequence[str], title: str, cls: str,
          handles: str | None = None, handle_label: str = "", shown: Sequence[str] | None = None,
-         digits: int = 2) -> list[str]:
+         digits: int = 2, gap: float | None = None) -> list[str]:
     """Bars from 0 (or the bottom) to each value, value labels, word labels, optional handles.
 
-    ``handles`` is a name prefix: bar i gets a draggable handle ``{handles}{i}`` at its tip.
+    ``handles`` is a name prefix: bar i gets a draggable handle ``{handles}{i}`` at its tip. ``gap``, the
+    room between a bar's tip and its value label, is wider by default when there are handles.
     """
     base = panel.y(0.0) if panel.lo < 0 < panel.hi else panel.y(panel.lo)
-    parts = [text(panel.left, panel.top - 22, title, "sq-heading")]
-    for tick in (panel.lo, 0.0, panel.hi) if panel.lo < 0 else (0.0, 0.5, 1.0):
-        y = panel.y(tick)
-        parts.append(marks.line(panel.left, y, panel.left + panel.width, y, "sq-axis" if tick == 0 else "sq-grid"))
-        parts.append(text(panel.left - 4, y + 4, fmt(tick, 2), "sq-tick", "end"))
+    parts = axes(panel, title)
     n = len(values)
     for i, v in enumerate(values):
         x, w = panel.slot(i, n)
@@ -61,12 +58,22 @@ def bar_panel(panel: Panel, values: Sequence[float], labels: Sequence[str], titl
         parts.append(marks.rect(x, min(top, base), w, abs(base - top), f"sq-bar {cls}"))
         label = shown[i] if shown is not None else fmt(v, digits)
         above = v >= 0
-        gap = 18 if handles is not None else 5
-        parts.append(text(x + w / 2, (top - gap) if above else (top + gap + 9), label, "sq-value", "middle"))
+        room = gap if gap is not None else 18 if handles is not None else 5
+        parts.append(text(x + w / 2, (top - room) if above else (top + room + 9), label, "sq-value", "middle"))
         parts.append(text(x + w / 2, panel.top + panel.height + 16, labels[i], "sq-tick", "middle"))
         if handles is not None:
             parts.append(marks.handle(x + w / 2, top, f"{handles}{i}", f"{handle_label} {labels[i]}",
                                       f"{labels[i]}: {fmt(v, 2)}", v, panel.lo, panel.hi, "sq-q"))
+    return parts
+
+
+def axes(panel: Panel, title: str) -> list[str]:
+    """A panel's title, its zero line and two grid lines with their values."""
+    parts = [text(panel.left, panel.top - 22, title, "sq-heading")]
+    for tick in (panel.lo, 0.0, panel.hi) if panel.lo < 0 else (0.0, 0.5, 1.0):
+        y = panel.y(tick)
+        parts.append(marks.line(panel.left, y, panel.left + panel.width, y, "sq-axis" if tick == 0 else "sq-grid"))
+        parts.append(text(panel.left - 4, y + 4, fmt(tick, 2), "sq-tick", "end"))
     return parts
 
 

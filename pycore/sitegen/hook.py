@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pycore.sitegen import cards, embed, glossary, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
-from pycore.sitegen.render import ENV, render_marker, render_row_menu  # noqa: E402
+from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
 
 _rendered: dict[str, list[str]] = {}
 _runtime: list[pack.Runtime] = []
@@ -149,12 +149,13 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def _fill_markers(markdown: str, src: str, root: str) -> str:
-    """Figures become placeholders (their HTML kept for on_page_content), cards collapsed blocks,
-    generated blocks their parts; a step page gets the step indicator on top. The panels of a row
-    have no menus of their own: the row gets one after them."""
+    """Figures and prediction prompts become placeholders (their HTML kept for on_page_content), cards
+    collapsed blocks, generated blocks their parts; a step page gets the step indicator on top. The
+    panels of a row have no menus of their own: the row gets one after them."""
     markers.check_no_comments(markdown)
     figures: list[str] = []
     anchors: dict[str, int] = {}
+    placed: dict[str, tuple[str, dict]] = {}
     rows = [(m.start(), m.end(), []) for m in markers.ROW.finditer(markdown)]
 
     def figure(match):
@@ -166,6 +167,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         if row is not None:
             row.append(anchor)
         figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/", menu=row is None))
+        placed[anchor] = (marker.figure, state_json(marker))
         return f"\n{match.group('indent')}{_placeholder(len(figures) - 1)}\n"
 
     def row_menu(match):
@@ -176,7 +178,12 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         head, _, tail = match.group(0).rpartition("</div>")
         return f"{head}{_placeholder(len(figures) - 1)}\n</div>{tail}"
 
+    def prediction(match):
+        figures.append(render_predict(markers.parse_predict(match.group("body")), placed))
+        return f"\n{_placeholder(len(figures) - 1)}\n"
+
     out = markers.ROW.sub(row_menu, markers.FENCE.sub(figure, markdown))
+    out = markers.PREDICT.sub(prediction, out)
     _rendered[src] = figures
     out = cards.replace(out, src)
     out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)

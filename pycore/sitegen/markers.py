@@ -27,6 +27,22 @@ A recall card, ``Q:`` and ``A:`` lines (see ``cards``):
     A: It is a sum of d_k independent products ...
     ```
 
+A prediction prompt, placed just before the figure that answers it: its id (one of
+``pycore.predict.PROMPTS``, which computes the right choice), the anchor of that figure on the
+same page, the question, one ``choice <name>:`` line per option (the words a reader sees; the
+names are the prompt's), and ``show``, the parameters that set the figure to the answering state
+in address form (``dk=256&divisor=dk``), applied over the figure's starting state:
+
+    ```predict
+    id: divide-by-dk
+    figure: fig-score-histogram-6
+    question: What happens to the bell if we divide by dₖ instead of √dₖ?
+    choice wider: It gets wider
+    choice same: It stays the same
+    choice narrower: It gets narrower
+    show: dk=256&divisor=dk
+    ```
+
 A part the build generates, by name (the hook lists the names it knows):
 
     ```generated
@@ -54,6 +70,7 @@ def fence(kind: str) -> re.Pattern[str]:
 FENCE = fence("figure")
 ROW = re.compile(r'^<div class="sq-row" markdown>[ \t]*\n(?P<body>.*?)^</div>[ \t]*$', re.M | re.S)
 """A row of small multiples; its figures are in ``body``."""
+PREDICT = fence("predict")
 GENERATED = fence("generated")
 COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
 META = ("id", "caption", "controls", "readouts", "anchor")
@@ -104,6 +121,50 @@ def _names(value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     return tuple(n.strip() for n in value.split(",") if n.strip() and n.strip() != "none")
+@dataclass(frozen=True)
+class PredictMarker:
+    """One prediction prompt as written in Markdown."""
+
+    prompt: str
+    figure: str
+    """The anchor of the figure that answers it."""
+    question: str
+    choices: tuple[tuple[str, str], ...]
+    """(name, words) pairs in order."""
+    show: dict[str, str]
+
+
+def parse_predict(body: str) -> PredictMarker:
+    """``key: value`` lines into a PredictMarker; a missing or unknown line is an error."""
+    fields: dict[str, str] = {}
+    choices: list[tuple[str, str]] = []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep or not value:
+            raise MarkerError(f"predict marker line '{line.strip()}' is not 'name: value'")
+        if key.startswith("choice "):
+            choices.append((key.removeprefix("choice ").strip(), value))
+        elif key in ("id", "figure", "question", "show"):
+            fields[key] = value
+        else:
+            raise MarkerError(f"predict marker line '{key}' is unknown; it takes id, figure, question, "
+                              "choice <name> and show")
+    missing = [k for k in ("id", "figure", "question", "show") if k not in fields]
+    if missing:
+        raise MarkerError(f"predict marker has no '{missing[0]}:' line")
+    if not 2 <= len(choices) <= 4:
+        raise MarkerError(f"predict marker '{fields['id']}' needs two to four 'choice <name>:' lines, "
+                          f"got {len(choices)}")
+    show = {}
+    for pair in fields["show"].split("&"):
+        name, eq, value = pair.partition("=")
+        if not eq:
+            raise MarkerError(f"predict marker '{fields['id']}': show part '{pair}' is not 'name=value'")
+        show[name.strip()] = value.strip()
+    return PredictMarker(fields["id"], fields["figure"], fields["question"], tuple(choices), show)
 
 
 def generated_name(body: str, known: Iterable[str]) -> str:

@@ -7,9 +7,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .. import bridge, figures
+from .. import bridge, figures, predict
 from ..params import ParamError
-from .markers import Marker, MarkerError
+from .markers import Marker, MarkerError, PredictMarker
 from .paths import TEMPLATES
 
 ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
@@ -53,6 +53,11 @@ def render_row_menu(anchors: list[str]) -> str:
     return ENV.get_template("row-menu.html.j2").render(anchor=anchors[0])
 
 
+def state_json(marker: Marker) -> dict[str, Any]:
+    """The starting state of a marker's figure, as data-state JSON (the marker is already known to parse)."""
+    return figures.state_json(figures.get(marker.figure).parse(marker.params))
+
+
 def render_marker(marker: Marker, *, anchor: str, embed_root: str, menu: bool = True) -> str:
     """One Markdown marker to figure HTML; any problem raises MarkerError naming the figure."""
     try:
@@ -70,3 +75,30 @@ def render_marker(marker: Marker, *, anchor: str, embed_root: str, menu: bool = 
                              controls=marker.controls, readouts=marker.readouts,
                              embed_url=f"{embed_root}{marker.figure}/", page_url="", menu=menu)
     return ENV.get_template("figure.html.j2").render(context)
+
+
+def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str, Any]]]) -> str:
+    """One prediction prompt to HTML; ``placed`` maps each figure anchor on the page to (figure id, its
+    starting state as JSON). A prompt, anchor, choice or show parameter that does not fit is a MarkerError."""
+    try:
+        prompt = predict.get(marker.prompt)
+    except ParamError as err:
+        raise MarkerError(str(err)) from None
+    if marker.figure not in placed:
+        raise MarkerError(f"predict '{marker.prompt}': no figure '{marker.figure}' on this page; "
+                          f"it has: {', '.join(placed) or 'none'}")
+    figure_id, start = placed[marker.figure]
+    if figure_id != prompt.figure:
+        raise MarkerError(f"predict '{marker.prompt}' is answered by a '{prompt.figure}' figure, "
+                          f"but '{marker.figure}' is a '{figure_id}'")
+    names = [name for name, _ in marker.choices]
+    if sorted(names) != sorted(prompt.choices):
+        raise MarkerError(f"predict '{marker.prompt}': its choices are {', '.join(prompt.choices)}, "
+                          f"got {', '.join(names)}")
+    try:
+        predict.answer(marker.prompt, start, marker.show)
+    except ParamError as err:
+        raise MarkerError(f"predict '{marker.prompt}': show: {err}") from None
+    return ENV.get_template("predict.html.j2").render(
+        prompt=marker.prompt, figure=marker.figure, question=marker.question, choices=marker.choices,
+        show=json.dumps(marker.show, ensure_ascii=False, separators=(",", ":")))

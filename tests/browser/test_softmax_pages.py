@@ -41,6 +41,31 @@ def test_softmax_spike_every_control(watched):
     assert watched.errors == []
 
 
+def test_nudge_every_control_and_key(watched):
+    page = watched.open("/step-5/")
+    fig, fid = "[data-figure='nudge']", "nudge"
+    spike = watched.readouts(fig)
+    state, gentle = act(watched, fig, fid, lambda f: f.locator("input[data-field='stretch']").fill("1"))
+    assert state["stretch"] == 1 and float(gentle["weight-change"]) > 30 * float(spike["weight-change"])
+    state, _ = act(watched, fig, fid, lambda f: f.locator("input[data-field='delta']").fill("0.2"))
+    assert state["delta"] == 0.2
+    before = watched.state(fig)
+    page.locator(f"{fig} [data-handle='t0']").focus()
+    page.keyboard.press("ArrowUp")
+    state, _ = check(watched, fig, fid, before)
+    assert state["target"] == 1 and round(state["delta"] - before["delta"], 6) == 0.05
+    before = state
+    page.locator(f"{fig} [data-handle='t0']").focus()
+    page.keyboard.press("ArrowRight")
+    state, _ = check(watched, fig, fid, before)
+    assert state["stretch"] == before["stretch"] + 0.5 and state["delta"] == before["delta"]
+    before = state
+    drag(page, fig, "t1", 0, -30)
+    state, _ = check(watched, fig, fid, before)
+    assert state["target"] == 2 and state["scores"] == before["scores"]
+    assert watched.errors == []
+
+
 def test_corner_cards_every_control(watched):
     page = watched.open("/step-7/")
     ties = "[data-figure='corner-ties']"

@@ -103,7 +103,7 @@ export class FigureView {
     if (params) {
       this.pendingReady = this.awaitInitial = true;
       this.queue.send({ type: "render", params });
-    } else this.el.dataset.ready = "true";
+    } else { this.el.dataset.ready = "true"; this.drawn(); }
   }
 
   /** A state asked for by the article's address, "#<figure-anchor>?...", or null. */
@@ -156,6 +156,16 @@ export class FigureView {
     if (answer.busy) return;
     if (this.pendingReady) { this.pendingReady = false; this.el.dataset.ready = "true"; }
     if (this.awaitInitial) { this.awaitInitial = false; this.initial = answer.state; }
+    this.drawn();
+  }
+
+  /** Tell listeners (a prediction prompt) which state is drawn now. */
+  drawn() { this.el.dispatchEvent(new CustomEvent("sq:drawn", { detail: this.state })); }
+
+  /** Draw a state asked for from outside the figure (a prediction's "Show me"); the address follows. */
+  showState(state) {
+    this.track = true;
+    this.queue.send({ type: "render", params: params(state) });
   }
 
   /** Read the readouts out through the live region, after ``lead`` if given. */

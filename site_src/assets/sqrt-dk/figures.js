@@ -7,6 +7,7 @@ import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.
 import { offerOffline } from "./offline.js";
 import "./menu.js";
 import "./panels.js";
+import { bindPredictions } from "./predict.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
@@ -35,6 +36,7 @@ function init() {
     views.add(view);
     return view;
   });
+  bindPredictions(client, (el) => [...views].find((view) => view.el === el));
   if (!fresh.length) return;
   if (client.phase === "ready") fresh.forEach(activate);
   else if (client.phase === "failed") fresh.forEach((view) => view.unavailable(client.problem));

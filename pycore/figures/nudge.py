@@ -1,0 +1,156 @@
+"""Step 5: nudge one score up a little and see how much the weights move, gently or stretched.
+
+p = softmax(stretch · s), and p′ the same after s_target grows by delta. Stretched into a
+spike, the weights barely move however the scores are nudged: the learning signal dies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .. import marks, params
+from ..params import ParamError
+from ..softmax import softmax
+from ..svg import fmt, sig, svg, text
+from ..vectors import clamp
+from . import _common, _snippet
+from ._bars import Panel, axes, bar_panel, words
+
+TITLE = "Nudge one score: how much do the weights move?"
+PAGE = "step-5/"
+HEIGHT = 600
+READOUTS = (("largest-weight", "largest weight (before the nudge)"), ("weight-change", "total weight change"))
+SCORE_RANGE = 3.0
+STRETCH = (1.0, 16.0)
+DELTA = (0.01, 1.0)
+PARAMS = (
+    params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
+                  "Raw scores of a handful of words, each in [-3, 3].", control="text",
+                  label="scores (comma-separated, −3 to 3)", sample="1,0,-1"),
+    params.number("stretch", 8.0, *STRETCH, "What every score is multiplied by before softmax, in [1, 16].",
+                  control="range", label="stretch", step=0.5, sample="1"),
+    params.number("delta", 0.5, *DELTA, "How far the chosen score is nudged up, in [0.01, 1].",
+                  control="range", label="nudge", step=0.01, sample="0.1"),
+    params.integer("target", 3, 1, 8, "Which score is nudged: its position, 1 for the first.", sample="1"),
+)
+CONTROLS = params.controls(PARAMS)
+State = params.state_class(PARAMS, "A row of scores, its stretch, and the nudge given to one of them.")
+derived_values = _common.no_derived_values
+prepare = _common.nothing_to_prepare
+SCORES = Panel(left=36, top=44, width=210, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
+WEIGHTS = Panel(left=36, top=44, width=210, height=230, lo=0.0, hi=1.0)
+KEYS = {"ArrowUp": ("delta", 0.05, 0.2), "ArrowDown": ("delta", -0.05, -0.2),
+        "ArrowRight": ("stretch", 0.5, 2.0), "ArrowLeft": ("stretch", -0.5, -2.0)}
+"""Arrow keys on a score's handle: up and down change the nudge, right and left the stretch (Shift: bigger steps)."""
+KEY_HELP = "up and down arrows change the nudge, right and left arrows the stretch"
+
+
+def parse(p: params.Params) -> Any:
+    """State from ``scores``, ``stretch`` (1 to 16), ``delta`` (0.01 to 1) and ``target`` (1 to the number of scores)."""
+    state = params.parse(PARAMS, State, p)
+    if state.target > len(state.scores):
+        raise ParamError(f"target must be a whole number from 1 to {len(state.scores)}, the number of scores, "
+                         f"got '{state.target}'; nudge a score within the row first")
+    return state
+
+
+def update(state: Any, event: Mapping[str, Any]) -> Any:
+    """A score's handle: dragging it nudges that score to where it is dropped; arrow keys per ``KEYS``.
+
+    Either way the handle's score becomes the target.
+    """
+    i = _common.handle_index(event, "t", len(state.scores))
+    if i is None:
+        return state
+    if event.get("type") == "drag":
+        delta = SCORES.value(float(event["y"])) - state.scores[i]
+        return replace(state, target=i + 1, delta=round(clamp(delta, *DELTA), 2))
+    key = KEYS.get(str(event.get("key")))
+    if event.get("type") != "key" or key is None:
+        return state
+    name, small, big = key
+    bounds = DELTA if name == "delta" else STRETCH
+    value = round(clamp(getattr(state, name) + (big if event.get("shift") else small), *bounds), 2)
+    return replace(state, target=i + 1, **{name: value})
+
+
+def weights(state: State) -> tuple[list[float], list[float]]:
+    """p = softmax(stretch · s) and p′, the same with the target's score nudged up by delta."""
+    nudged = [s + state.delta if j == state.target - 1 else s for j, s in enumerate(state.scores)]
+    return softmax([state.stretch * s for s in state.scores]), softmax([state.stretch * s for s in nudged])
+
+
+def weight_change(state: State) -> float:
+    """Σⱼ |p′ⱼ − pⱼ|: how far the nudge moved the weights, all together."""
+    before, after = weights(state)
+    return math.fsum(abs(b - a) for a, b in zip(before, after))
+
+
+def signed(x: float) -> str:
+    """A change with its sign, to 2 decimals: "+0.12", "−0.05", or "0" when it rounds away."""
+    shown = fmt(x, 2)
+    return shown if shown == "0" else ("+" if x > 0 else "−") + shown.lstrip("-")
+
+
+def render(state: State) -> str:
+    """The scores with the nudge drawn on the target, and the weights before and after it in pairs."""
+    labels = words(len(state.scores))
+    t = state.target - 1
+    before, after = weights(state)
+    shown = [fmt(s) if i != t else "" for i, s in enumerate(state.scores)]
+    left = bar_panel(SCORES, state.scores, labels, f"scores s ({labels[t]} nudged up {fmt(state.delta)})",
+                     "sq-term2", shown=shown, gap=18)
+    x, w = SCORES.slot(t, len(state.scores))
+    top, tip = SCORES.y(state.scores[t]), SCORES.y(state.scores[t] + state.delta)
+    left.append(marks.rect(x, tip, w, top - tip, "sq-bar sq-weight--scaled"))
+    left.append(text(x + w / 2, tip - 18, f"{fmt(state.scores[t])} + {fmt(state.delta)}", "sq-value", "middle"))
+    for i, s in enumerate(state.scores):
+        x, w = SCORES.slot(i, len(state.scores))
+        nudge = state.delta if i == t else 0.0
+        value = f"{labels[i]}: score {fmt(s)}" + (f", nudged up by {fmt(state.delta)}" if i == t else "")
+        left.append(marks.handle(x + w / 2, SCORES.y(s + nudge), f"t{i}", f"Nudge {labels[i]}: {KEY_HELP}",
+                                 value, s + nudge, -SCORE_RANGE, SCORE_RANGE + DELTA[1], "sq-q"))
+    right = axes(WEIGHTS, f"weights softmax({fmt(state.stretch)} · s)")
+    for i, (a, b) in enumerate(zip(before, after)):
+        x, w = WEIGHTS.slot(i, len(before))
+        for value, offset, cls in ((a, 0.0, "sq-weight"), (b, w / 2, "sq-weight sq-weight--scaled")):
+            y = WEIGHTS.y(value)
+            right.append(marks.rect(x + offset, y, w / 2, WEIGHTS.y(0.0) - y, f"sq-bar {cls}"))
+        right.append(text(x + w / 2, WEIGHTS.y(max(a, b)) - 5, signed(b - a), "sq-value", "middle"))
+        right.append(text(x + w / 2, WEIGHTS.top + WEIGHTS.height + 16, labels[i], "sq-tick", "middle"))
+    legend = WEIGHTS.top + WEIGHTS.height + 34
+    right += [marks.rect(WEIGHTS.left, legend - 9, 10, 10, "sq-bar sq-weight"),
+              text(WEIGHTS.left + 14, legend, "before", "sq-tick"),
+              marks.rect(WEIGHTS.left + 70, legend - 9, 10, 10, "sq-bar sq-weight sq-weight--scaled"),
+              text(WEIGHTS.left + 84, legend, "after the nudge", "sq-tick"),
+              text(WEIGHTS.left, legend + 18, "above each pair: its change", "sq-tick")]
+    return (svg(260, 340, f"Scores {', '.join(fmt(s) for s in state.scores)}, {labels[t]} nudged up by "
+                f"{fmt(state.delta)}; on a score's handle, {KEY_HELP}, or drag it up", left,
+                "sq-nudge sq-svg--stage", interactive=True)
+            + svg(260, 340, f"Weights at stretch {fmt(state.stretch)} before and after the nudge: largest weight "
+                  f"{fmt(max(before), 3)}, total change {sig(weight_change(state))}", right, "sq-svg--stage"))
+
+
+def readouts(state: State) -> dict[str, str]:
+    """The largest weight before the nudge and the total movement of the weights."""
+    return {"largest-weight": sig(max(weights(state)[0])), "weight-change": sig(weight_change(state))}
+
+
+SNIPPET = """nudged = scores.copy()
+nudged[target - 1] += delta
+p = softmax(stretch * scores)
+p_after = softmax(stretch * nudged)
+print("largest-weight:", sig(p.max()))
+print("weight-change:", sig(np.abs(p_after - p).sum()))
+"""
+
+
+def snippet(state: State) -> str:
+    """softmax(stretch · s) before and after the nudge in numpy."""
+    return _snippet.script(TITLE, {"scores": state.scores, "stretch": state.stretch, "delta": state.delta,
+                                   "target": state.target}, SNIPPET,
+                           {"scores": "the raw scores", "stretch": "what every score is multiplied by",
+                            "delta": "how far one score is nudged up", "target": "which score (1 is the first)"})

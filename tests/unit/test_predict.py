@@ -1,0 +1,147 @@
+"""Predict, then see: every prompt on the step pages, every choice's outcome, and the marker's checks.
+
+The right choice is worked out here a second way, from the figure's own readouts (the numbers a
+reader sees) or numpy, not from predict.py's judges.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from pycore import bridge, figures, predict
+from pycore.figures import nudge, score_histogram
+from pycore.sitegen import markers
+from pycore.sitegen.render import render_predict, state_json
+from tests.conftest import ROOT
+
+PAGES = {f"step-{n}.md": (ROOT / "site_src" / f"step-{n}.md").read_text(encoding="utf-8") for n in range(2, 7)}
+
+
+def page_prompts():
+    """(page, predict marker, the starting state of the figure it names) for every prompt on steps 2 to 6."""
+    out = []
+    for page, text in PAGES.items():
+        placed, counts = {}, {}
+        for match in markers.FENCE.finditer(text):
+            marker = markers.parse_marker(match.group("body"))
+            counts[marker.figure] = counts.get(marker.figure, 0) + 1
+            n = counts[marker.figure]
+            placed[marker.anchor or f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")] = state_json(marker)
+        for match in markers.PREDICT.finditer(text):
+            marker = markers.parse_predict(match.group("body"))
+            out.append((page, marker, placed[marker.figure]))
+    return out
+
+
+PROMPTS = page_prompts()
+
+
+def test_steps_2_to_6_each_ask_one_question_just_before_its_figure():
+    assert [page for page, _, _ in PROMPTS] == list(PAGES)
+    assert sorted(m.prompt for _, m, _ in PROMPTS) == sorted(predict.PROMPTS)
+    for page, marker, _ in PROMPTS:
+        after = PAGES[page].split(f"id: {marker.prompt}\n", 1)[1]
+        following = markers.FENCE.search(after)
+        assert following and f"id: {predict.get(marker.prompt).figure}\n" in following.group("body"), page
+
+
+def number(readouts, name):
+    return float(readouts[name])
+
+
+def expected_right(prompt, state):
+    """The right choice from what the figure shows (its readouts), or from numpy."""
+    module = figures.get(predict.get(prompt).figure)
+    r = module.readouts(state)
+    if prompt == "right-angle":
+        score = float(np.dot(state.q, state.k))
+        return "zero" if abs(score) < 1e-9 else "positive" if score > 0 else "negative"
+    if prompt == "stack-height":
+        total = number(r, "total")
+        return min({"one": 1, "root": math.sqrt(state.dk), "dk": state.dk}.items(),
+                   key=lambda kv: abs(math.log(total / kv[1])))[0]
+    if prompt == "stretched-nudge":
+        gentle = nudge.readouts(nudge.State(**{**figures.state_json(state), "scores": state.scores, "stretch": 1.0}))
+        ratio = number(r, "weight-change") / number(gentle, "weight-change")
+        return "more" if ratio > 1.25 else "less" if ratio < 0.8 else "same"
+    base = {"longer-row": {"dk": 16}, "divide-by-dk": {"divisor": "sqrt"}}[prompt]
+    other = score_histogram.readouts(score_histogram.parse({**figures.state_params(state), **{k: str(v) for k, v in base.items()}}))
+    ratio = number(r, "std") / number(other, "std")
+    return "wider" if ratio > 1.25 else "narrower" if ratio < 0.8 else "same"
+
+
+@pytest.mark.parametrize(("page", "marker", "start"), PROMPTS, ids=[m.prompt for _, m, _ in PROMPTS])
+def test_every_choice_gets_the_outcome_the_figure_shows(page, marker, start):
+    state = predict.shown_state(marker.prompt, start, marker.show)
+    right = expected_right(marker.prompt, state)
+    assert right in [name for name, _ in marker.choices]
+    for name, _ in marker.choices:
+        assert predict.outcome(marker.prompt, state, name) == ("right" if name == right else "wrong")
+    why = predict.judge(marker.prompt, state)["why"]
+    assert why.endswith(".") and len(why) < 220
+    for word in ("Jacobian", "entropy", "‖J‖", "gradient"):
+        assert word not in why
+
+
+@pytest.mark.parametrize(("prompt", "right"), [("right-angle", "zero"), ("longer-row", "wider"),
+                                               ("stack-height", "dk"), ("stretched-nudge", "less"),
+                                               ("divide-by-dk", "narrower")])
+def test_the_pages_prompts_have_the_answers_the_article_teaches(prompt, right):
+    _, marker, start = next(p for p in PROMPTS if p[1].prompt == prompt)
+    assert predict.judge(prompt, predict.shown_state(prompt, start, marker.show))["right"] == right
+
+
+def test_judges_follow_the_state_not_the_page():
+    angle = figures.get("dot-product")
+    assert predict.judge("right-angle", angle.parse({"q": "1,0", "k": "1,1"}))["right"] == "positive"
+    assert predict.judge("right-angle", angle.parse({"q": "1,0", "k": "-1,1"}))["right"] == "negative"
+    assert predict.judge("stretched-nudge", nudge.State(stretch=1.0))["right"] == "same"
+    assert predict.judge("divide-by-dk", score_histogram.parse({"dk": "1", "divisor": "dk"}))["right"] == "same"
+    assert predict.judge("stack-height", figures.get("variance-tower").parse({"dk": "1"}))["right"] == "one"
+
+
+def test_the_bridge_op_returns_the_state_to_draw_and_its_verdict():
+    import json
+    out = json.loads(bridge.handle(json.dumps({"op": "predict", "prompt": "stretched-nudge",
+                                               "state": figures.state_json(nudge.State()), "show": {"stretch": "12"}})))
+    assert out["state"]["stretch"] == 12 and out["state"]["delta"] == 0.5 and out["right"] == "less"
+    bad = json.loads(bridge.handle(json.dumps({"op": "predict", "prompt": "nope", "state": {}, "show": {}})))
+    assert bad["failed"] and "unknown prediction 'nope'" in bad["error"]
+
+
+BODY = """id: stretched-nudge
+figure: fig-nudge
+question: More or less?
+choice more: More
+choice same: Same
+choice less: Less
+show: stretch=12
+"""
+PLACED = {"fig-nudge": ("nudge", figures.state_json(nudge.State()))}
+
+
+def test_the_marker_renders_disabled_buttons_that_read_sensibly_without_python():
+    html = render_predict(markers.parse_predict(BODY), PLACED)
+    assert 'data-predict="stretched-nudge"' in html and 'data-for="fig-nudge"' in html
+    assert len(re.findall(r"<button[^>]*data-choice=", html)) == 3 and "Show me" in html
+    assert html.count("disabled") == 4 and 'aria-live="polite"' in html
+    assert "once Python has loaded" in html and "data-outcome" not in html
+
+
+@pytest.mark.parametrize(("body", "placed", "message"), [
+    (BODY.replace("stretched-nudge", "guess"), PLACED, "unknown prediction 'guess'"),
+    (BODY, {}, "no figure 'fig-nudge' on this page"),
+    (BODY, {"fig-nudge": ("dot-product", {})}, "answered by a 'nudge' figure"),
+    (BODY.replace("choice same: Same\n", "choice maybe: Maybe\n"), PLACED, "its choices are more, same, less"),
+    (BODY.replace("stretch=12", "stretch=99"), PLACED, "stretch must be a number from 1 to 16"),
+    (BODY.replace("show: stretch=12\n", ""), PLACED, "no 'show:' line"),
+    (BODY.replace("choice same: Same\nchoice less: Less\n", ""), PLACED, "two to four"),
+    (BODY + "answer: less\n", PLACED, "'answer' is unknown"),
+])
+def test_marker_mistakes_fail_the_build_with_a_message(body, placed, message):
+    with pytest.raises(markers.MarkerError, match=re.escape(message)):
+        render_predict(markers.parse_predict(body), placed)
