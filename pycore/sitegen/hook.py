@@ -17,7 +17,8 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
+from pycore.experiments import reproduce, train_grid  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, offline, pack, stdlib  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 

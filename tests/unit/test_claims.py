@@ -154,7 +154,7 @@ def test_train_page_states_the_setup_the_core_runs():
 
 
 def test_train_card_follows_the_grid():
-    from pycore.sitegen import train_grid
+    from pycore.experiments import train_grid
 
     statements = " ".join(train_grid.statements(train_grid.grid()))
     card = page("train.md")

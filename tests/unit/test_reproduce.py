@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pycore.rows import divisor_value
-from pycore.sitegen import reproduce
-from pycore.sitegen.reproduce import Estimate
+from pycore.experiments import reproduce
+from pycore.experiments.reproduce import Estimate
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from pycore import train
-from pycore.sitegen import train_grid
-from pycore.sitegen.train_grid import Grid, Run
+from pycore.experiments import train_grid
+from pycore.experiments.train_grid import Grid, Run
 from tests.unit.test_train import np_loss_and_grads
 
 

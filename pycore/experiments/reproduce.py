@@ -5,7 +5,7 @@ scores are s_j = q·k_j / c and its weights p = softmax(s), for c = 1, √d_k an
 n, d_k and c the tables give, over the rows, the variance of the scores, the share of
 saturated rows, the median largest weight, the median ‖J‖ (J = diag(p) − p pᵀ) and the median
 ‖∂p/∂q‖ = ‖J K‖ / c, each with its standard error. The verdicts test claims against those
-numbers. Run it with ``python -m pycore.sitegen.reproduce``; the build puts the same tables and
+numbers. Run it with ``python -m pycore.experiments.reproduce``; the build puts the same tables and
 verdicts on the "Reproduce it" page.
 """
 

@@ -5,7 +5,7 @@ dL/dq = Σ_j g_j k_j / c, dL/dk_j = g_j q / c), vectorized over seeds and diviso
 initial weights come from the core's own streams, so seed s here is seed s on the page.
 
 The build puts a chart, statements computed from the numbers and a table on the page through the
-``train-grid`` generated block; ``python -m pycore.sitegen.train_grid`` prints the table and statements.
+``train-grid`` generated block; ``python -m pycore.experiments.train_grid`` prints the table and statements.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from pycore import rows, train
 from pycore.figures import _chart, _common
-from pycore.sitegen.reproduce import grid as plain_grid
+from pycore.experiments.reproduce import grid as plain_grid
 from pycore.svg import el, fmt, sig, svg, text
 
 SEEDS = (1, 2, 3, 4, 5)
