@@ -42,9 +42,14 @@ def fence(kind: str) -> re.Pattern[str]:
 
 
 FENCE = fence("figure")
-GENERATED = fence("generated")
-COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
-META = ("id", "caption", "controls", "anchor")
+GENERATED = re.compile(r"^(?P<indent>[ \t]*)```generated[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
+"""A generated block, at the top level or indented inside an admonition (its content then indented alike)."""
+
+
+def indent(markdown: str, prefix: str) -> str:
+    """Every non-empty line of ``markdown`` behind ``prefix``, so that a generated part stays inside the block
+    its fence was indented into."""
+    return "\n".join(prefix + line if line.strip() else line for line in markdown.split("\n"))
 
 
 class MarkerError(ValueError):
