@@ -1,9 +1,9 @@
 """A tiny attention layer trained with ÷1, ÷√d_k and ÷d_k: the same data, the same start, only c differs.
 
 Each example holds n keys' inputs x_1..x_n ∈ R^D (iid N(0, 1)), a target index t (uniform) and
-a query input that is a noisy copy of the target's, x_q = x_t + σ·ε. The layer projects them,
-q = x_q W_Q and k_j = x_j W_K (W_Q, W_K ∈ R^{D×d_k}, entries N(0, 1/D), so q and k start with
-unit-variance entries), scores s_j = q·k_j / c, weights p = softmax(s), and is trained on
+a query input that is a noisy copy of the target's, rescaled to unit variance,
+x_q = (x_t + σ·ε) / √(1 + σ²). The layer projects them, q = x_q W_Q and k_j = x_j W_K
+(W_Q, W_K ∈ R^{D×d_k}, entries N(0, 1/D), so q and k start with unit-variance entries), scores s_j = q·k_j / c, weights p = softmax(s), and is trained on
 loss = −log p_t, averaged over a batch of BATCH examples, with SGD or Adam.
 
 Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With g = (p − onehot_t) / B
@@ -34,7 +34,9 @@ N = 8
 BATCH = 8
 """Examples per step."""
 SIGMA = 0.5
-"""Noise on the query input: x_q = x_t + SIGMA·ε."""
+"""Noise on the query input: x_q = (x_t + SIGMA·ε) · QUERY_SCALE."""
+QUERY_SCALE = 1 / sqrt(1 + SIGMA * SIGMA)
+"""1/√(1 + σ²): x_t + σε has variance 1 + σ², so the query input is scaled back to unit variance."""
 STEPS = 200
 """Steps of a full run."""
 DK_DEFAULT = 64
@@ -82,7 +84,7 @@ class Batches(Growing):
         for b, t in enumerate(targets):
             keys = [flat[(b * N + j) * D:(b * N + j + 1) * D] for j in range(N)]
             eps = noise[b * D:(b + 1) * D]
-            batch.append(Example([x + SIGMA * e for x, e in zip(keys[t], eps)], keys, t))
+            batch.append(Example([(x + SIGMA * e) * QUERY_SCALE for x, e in zip(keys[t], eps)], keys, t))
         self.batches.append(batch)
 
 

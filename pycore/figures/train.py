@@ -168,7 +168,7 @@ for divisor, c in (("none", 1.0), ("sqrt", np.sqrt(dk)), ("dk", float(dk))):
     for t in range(1, steps + 1):
         x = data.standard_normal((batch, n, D))
         target = data.integers(n, size=batch)
-        xq = x[np.arange(batch), target] + sigma * data.standard_normal((batch, D))
+        xq = (x[np.arange(batch), target] + sigma * data.standard_normal((batch, D))) / np.sqrt(1 + sigma**2)
         s = np.einsum("bd,bnd->bn", xq @ wq, x @ wk) / c
         p = np.exp(s - s.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)

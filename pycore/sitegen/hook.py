@@ -18,7 +18,8 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, glossary, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
+from pycore.experiments import lr_sweep, reproduce, train_grid  # noqa: E402
+from pycore.sitegen import cards, claims, embed, glossary, markers, math, offline, pack, stdlib  # noqa: E402
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
@@ -120,9 +121,13 @@ def _train_grid(root: str) -> str:
     return train_grid.markdown(train_grid.grid())
 
 
+def _lr_sweep(root: str) -> str:
+    """The numpy learning-rate sweep: settings, statements computed from its numbers, and its tables."""
+    return lr_sweep.markdown(lr_sweep.sweep())
+
+
 PARTS = {"all-cards": _all_cards, "figure-reference": reference, "glossary": _glossary_table,
-         "reproduction-table": _reproduction,
-         "train-grid": _train_grid}
+         "lr-sweep": _lr_sweep, "reproduction-table": _reproduction, "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 
@@ -146,12 +151,14 @@ def on_page_markdown(markdown, page, config, files):
         raise PluginError(f"{src}: {err}") from None
     except cards.CardError as err:
         raise PluginError(str(err)) from None
+    except claims.ClaimError as err:
+        raise PluginError(f"{src}: {err}") from None
 
 
 def _fill_markers(markdown: str, src: str, root: str) -> str:
     """Figures and prediction prompts become placeholders (their HTML kept for on_page_content), cards
-    collapsed blocks, generated blocks their parts; a step page gets the step indicator on top. The
-    panels of a row have no menus of their own: the row gets one after them."""
+    collapsed blocks, generated blocks their parts, empty claim spans their numbers; a step page gets
+    the step indicator on top. The panels of a row have no menus of their own: the row gets one after them."""
     markers.check_no_comments(markdown)
     figures: list[str] = []
     anchors: dict[str, int] = {}
@@ -186,7 +193,9 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
     out = markers.PREDICT.sub(prediction, out)
     _rendered[src] = figures
     out = cards.replace(out, src)
-    out = markers.GENERATED.sub(lambda m: PARTS[markers.generated_name(m.group("body"), PARTS)](root), out)
+    out = markers.GENERATED.sub(lambda m: markers.indent(
+        PARTS[markers.generated_name(m.group("body"), PARTS)](root), m.group("indent")), out)
+    out = claims.fill(out)
     if step := STEP.fullmatch(src):
         out = f"{step_indicator(int(step.group(1)))}\n{out}"
     return out

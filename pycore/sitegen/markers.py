@@ -72,8 +72,15 @@ ROW = re.compile(r'^<div class="sq-row" markdown>[ \t]*\n(?P<body>.*?)^</div>[ \
 """A row of small multiples; its figures are in ``body``."""
 PREDICT = fence("predict")
 GENERATED = fence("generated")
+"""A generated block, at the top level or indented inside an admonition (its content then indented alike)."""
 COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
 META = ("id", "caption", "controls", "readouts", "anchor")
+
+
+def indent(markdown: str, prefix: str) -> str:
+    """Every non-empty line of ``markdown`` behind ``prefix``, so that a generated part stays inside the block
+    its fence was indented into."""
+    return "\n".join(prefix + line if line.strip() else line for line in markdown.split("\n"))
 
 
 class MarkerError(ValueError):

@@ -11,7 +11,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import CORE, NODE_MODULES, ROOT, SITEGEN
+from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
 
 VENDOR = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"),
@@ -23,8 +23,8 @@ STDLIB = SOURCES["pyodide"] / "python_stdlib.zip"
 
 
 def runtime_files() -> list[Path]:
-    """Every module the browser needs: pycore without this site-generation glue."""
-    return sorted(p for p in CORE.rglob("*.py") if not p.is_relative_to(SITEGEN))
+    """Every module the browser needs: pycore without this site-generation glue and the numpy experiments."""
+    return sorted(p for p in CORE.rglob("*.py") if not any(p.is_relative_to(d) for d in BUILD_ONLY))
 
 
 def core_archive() -> tuple[str, bytes]:

@@ -8,6 +8,10 @@ SITEGEN = Path(__file__).resolve().parent
 """This package: the glue, which is never packed for the browser."""
 CORE = SITEGEN.parent
 """``pycore/``: the runtime core, which is."""
+EXPERIMENTS = CORE / "experiments"
+"""The build's numpy experiments, which are not packed either."""
+BUILD_ONLY = (SITEGEN, EXPERIMENTS)
+"""The packages under ``pycore/`` that run at build time only."""
 ROOT = CORE.parent
 """The repository root."""
 TEMPLATES = ROOT / "templates"

@@ -14,7 +14,7 @@ import pytest
 
 from pycore import figures
 from pycore.params import from_json
-from pycore.sitegen import train_grid
+from pycore.experiments import train_grid
 from pycore.sitegen.pack import runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 
@@ -271,7 +271,7 @@ def test_anki_deck_parses_and_holds_every_card(site_dir):
 
 
 def test_reproduction_page_shows_the_numpy_table(site_dir):
-    from pycore.sitegen import reproduce
+    from pycore.experiments import reproduce
 
     text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
     text = text.replace(' style="text-align: right;"', "")
@@ -282,7 +282,7 @@ def test_reproduction_page_shows_the_numpy_table(site_dir):
         outcome = "Holds." if v.holds else "Does not hold."
         claim, evidence = html.escape(v.claim, quote=False), html.escape(v.evidence, quote=False)
         assert f"{claim} <strong>{outcome}</strong> {evidence}" in text, v.claim
-    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.sitegen.reproduce" in text
+    assert html.escape(reproduce.settings(t), quote=False) in text and "pycore.experiments.reproduce" in text
 
 
 def test_no_inline_script_so_a_strict_csp_works(site_dir):

@@ -205,14 +205,33 @@ def test_train_page_states_the_setup_the_core_runs():
     assert (train.BETA1, train.BETA2, train.EPS) == (0.9, 0.999, 1e-8)
 
 
-def test_train_card_follows_the_grid():
-    from pycore.sitegen import train_grid
+def test_train_page_and_cards_follow_the_grid_and_the_sweep():
+    from pycore.experiments import lr_sweep, train_grid
 
-    statements = " ".join(train_grid.statements(train_grid.grid()))
-    card = page("train.md")
-    assert "the unscaled run's loss blows up at every dₖ tried" in card
-    assert "With SGD, ÷√dₖ reached the lowest final loss at dₖ = 16, 64 and 256" in statements
-    assert "it blew up instead of learning" in statements
-    assert "÷dₖ learns more slowly as dₖ grows" in card and "With SGD, ÷dₖ's final loss rises as dₖ grows" in statements
-    assert "÷√dₖ still ends lowest, but the seeds overlap" in card
-    assert "With Adam, ÷√dₖ reached the lowest final loss at dₖ = 16, 64 and 256 (but the seeds' ranges overlap)" in statements
+    g, s = train_grid.grid(), lr_sweep.sweep()
+    statements = " ".join(train_grid.statements(g))
+    text = page("train.md")
+    assert "the unscaled run blows up instead of learning" in text and "it blew up instead of learning" in statements
+    assert "At dₖ = 16, 64 and 256 the final loss ended above the first step's" in statements
+    assert "÷dₖ learns more slowly the wider the heads" in text
+    assert "With SGD, ÷dₖ's final loss rises as dₖ grows from 16 to 256" in statements
+    assert "With Adam the slowdown is gone" in text and "With Adam, ÷dₖ's final loss stays within 0.1" in statements
+    assert "÷dₖ keeps up at every width" in text
+    assert "÷dₖ ends within 0.1 of ÷√dₖ's final loss at dₖ = 16, 64 and 256 with Adam" in statements
+    assert "best learning rate is <span data-claim=\"lr-sweep.best.adam.16.dk.rate\"></span> at every width tried" in text
+    assert len({s.best("adam", dk, "dk")[0] for dk in (16, 64, 256)}) == 1
+    assert "one start and one learning rate work at every" in text
+    assert all(lr_sweep.one_rate(s, o, "sqrt")[1] <= lr_sweep.CLOSE for o in ("sgd", "adam"))
+    assert lr_sweep.one_rate(s, "sgd", "dk")[1] > 2 * lr_sweep.one_rate(s, "sgd", "sqrt")[1]
+
+
+def test_a_trained_layer_is_confident_where_it_started_unsaturated():
+    from pycore.figures import train as figure
+
+    state = figure.parse({})
+    start = figure.readouts(figure.State(**{**state.__dict__, "step": 1}))
+    end = figure.readouts(state)
+    text = page("train.md")
+    assert 'the readout "saturated, ÷√dₖ" shows many rows with almost all their weight on one key' in text
+    assert float(start["saturated-sqrt"]) == 0 and float(end["saturated-sqrt"]) > 0.3
+    assert float(end["loss-sqrt"]) < float(start["loss-sqrt"]) / 2

@@ -3,14 +3,15 @@ and its verdicts computed from the numbers rather than written down."""
 
 import itertools
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from pycore.rows import divisor_value
-from pycore.sitegen import reproduce
-from pycore.sitegen.reproduce import Estimate
+from pycore.experiments import reproduce
+from pycore.experiments.reproduce import Estimate
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +157,58 @@ def test_every_claim_is_tested_and_printed_with_its_verdict(t):
         assert f"{i}. {v.claim} **{outcome.capitalize()}.** {v.evidence}" in page
         assert f"{i}. [{outcome}] {v.claim}\n   {v.evidence}" in terminal
     assert page.index("## Verdicts") < page.index("## Tables")
+
+
+def quoted(evidence):
+    """The standard-error distances a verdict's evidence quotes, in order."""
+    return [float(x) for x in re.findall(r"([+-]?\d+\.\d) SE\b", evidence)]
+
+
+MARGINS = {
+    # claim index: its margin from the distances its evidence quotes, under the rule of 3 SE
+    0: lambda z: 3 - max(map(abs, z)),
+    1: lambda z: 3 - max(map(abs, z)),
+    2: lambda z: 3 - max(z[0], z[1]),
+    3: lambda z: min(z[0] + 3, z[1] - 3),
+    4: lambda z: 3 - max(z),
+    5: lambda z: -z[0] - 3,
+    7: lambda z: min(-x - 3 for x in z),
+}
+
+
+def test_every_verdict_obeys_the_three_standard_error_rule_it_states(t):
+    verdicts = reproduce.verdicts(t)
+    for i, v in enumerate(verdicts):
+        assert v.holds == (v.margin >= 0)
+        assert f"{reproduce.TOL:g} SE" in v.claim, v.claim
+        if i in MARGINS:
+            assert MARGINS[i](quoted(v.evidence)) == pytest.approx(v.margin, abs=0.051), (i, v.evidence)
+    ratios = [a.grad.value / b.grad.value / math.sqrt(a.dk) for m in reproduce.NS
+              for a, b in zip(reproduce.column(t, m, "sqrt"), reproduce.column(t, m, "dk"))]
+    assert verdicts[6].holds == all(0.5 < r < 2 for r in ratios), "no ratio is near a bound, so 3 SE cannot flip it"
+
+
+def test_the_first_dk_below_a_tenth_is_below_it_by_more_than_three_standard_errors(t):
+    v = reproduce.claim_query_gradient_vanishes(t)
+    found = re.search(r"first below a tenth by more than 3 SE at dₖ = (\d+): .* \(([+-]\d+\.\d) SE\)", v.evidence)
+    if found:
+        dk, zed = int(found.group(1)), float(found.group(2))
+        raw, scaled = reproduce.at(t, 16, "none", dk).grad, reproduce.at(t, 16, "sqrt", dk).grad
+        assert zed < -reproduce.TOL
+        assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) < -reproduce.TOL
+        assert f"a tenth of ÷√dₖ's {reproduce.show(scaled)}" in v.evidence
+    else:
+        for dk in reproduce.DKS:
+            raw, scaled = reproduce.at(t, 16, "none", dk).grad, reproduce.at(t, 16, "sqrt", dk).grad
+            assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) >= -reproduce.TOL
+        assert "at no dₖ up to 512" in v.evidence
+    raw, scaled = reproduce.at(t, 16, "none", 64).grad, reproduce.at(t, 16, "sqrt", 64).grad
+    assert v.margin == pytest.approx(-(raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) - 3)
+
+
+def test_the_saturated_shares_step_5_quotes_come_from_this_run(t):
+    shares = reproduce.saturated_shares(dks=(16, 64, 256, 512))
+    assert list(shares) == [16, 64, 256, 512]
+    for dk, e in shares.items():
+        assert e == reproduce.at(t, 16, "none", dk).saturated
+    assert reproduce.saturated_shares("sqrt", 128)[64] == reproduce.at(t, 128, "sqrt", 64).saturated

@@ -23,7 +23,7 @@ print("ok")
 
 def test_runtime_modules_import_without_third_party_packages():
     modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in runtime_files()]
-    assert "pycore.bridge" in modules and not any(m.startswith("pycore.sitegen") for m in modules)
+    assert "pycore.bridge" in modules and not any(m.startswith(("pycore.sitegen", "pycore.experiments")) for m in modules)
     code = f"MODULES = {modules!r}\n{BLOCKER}"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip() == "ok", result.stderr
@@ -40,3 +40,5 @@ def test_archive_holds_exactly_the_runtime_files():
     assert names == [str(p.relative_to(ROOT)) for p in runtime_files()]
     assert name == core_archive()[0], "the archive is not reproducible"
     assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"
+    assert not any(Path(n).parts[:2] == ("pycore", "experiments") for n in names), "numpy experiments never ship"
+    assert (ROOT / "pycore" / "experiments" / "reproduce.py").is_file(), "the experiments are where the test looks"

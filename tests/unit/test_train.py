@@ -65,10 +65,20 @@ def test_a_batch_is_the_task_as_stated():
         for ex in batch(11, step):
             assert len(ex.keys) == train.N and all(len(x) == train.D for x in ex.keys)
             assert 0 <= ex.target < train.N and len(ex.query) == train.D
-            noise = (np.array(ex.query) - np.array(ex.keys[ex.target])) / train.SIGMA
+            noise = (np.array(ex.query) * math.sqrt(1 + train.SIGMA**2) - np.array(ex.keys[ex.target])) / train.SIGMA
             assert np.abs(noise).max() < 6
     xs = np.array([ex.keys for s in range(100) for ex in batch(12, s)])
     assert abs(xs.mean()) < 0.03 and xs.std() == pytest.approx(1, abs=0.03)
+
+
+def test_queries_keys_and_their_projections_start_with_unit_variance_entries():
+    examples = [ex for s in range(400) for ex in batch(13, s)]
+    xq = np.array([ex.query for ex in examples])
+    assert xq.var() == pytest.approx(1, abs=0.03), "x_t + σε has variance 1 + σ² = 1.25 unless rescaled"
+    wq, wk = (np.array(w) for w in train.initial_weights(512, 6))
+    q = xq @ wq
+    k = np.array([ex.keys for ex in examples[:400]]).reshape(-1, train.D) @ wk
+    assert q.var() == pytest.approx(1, abs=0.1) and k.var() == pytest.approx(1, abs=0.1)
 
 
 def test_initial_weights_have_fan_in_variance_and_are_shared_by_the_divisors():

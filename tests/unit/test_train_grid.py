@@ -3,13 +3,14 @@ statements computed from the numbers, so they change when the numbers do."""
 
 import itertools
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from pycore import train
-from pycore.sitegen import train_grid
-from pycore.sitegen.train_grid import Grid, Run
+from pycore.experiments import model, train_grid
+from pycore.experiments.train_grid import Grid, Run
 from tests.unit.test_train import np_loss_and_grads
 
 
@@ -18,24 +19,39 @@ def g():
     return train_grid.grid()
 
 
+def core_batches(seed: int, steps: int):
+    """The core's batches of one seed as model.data's arrays (one seed)."""
+    stream = train.batches(seed)
+    stream.ensure(steps)
+    run = stream.batches[:steps]
+    return (np.array([[[e.query for e in b] for b in run]]), np.array([[[e.keys for e in b] for b in run]]),
+            np.array([[[e.target for e in b] for b in run]]))
+
+
+def core_weights(dk: int, seed: int):
+    wq, wk = train.initial_weights(dk, seed)
+    return np.array([wq]), np.array([wk])
+
+
 @pytest.mark.parametrize("optimizer,dk", itertools.product(train.OPTIMIZERS, (16, 64)))
 def test_the_numpy_model_trains_exactly_as_the_core_does(optimizer, dk):
     steps, seed = 20, 2
-    losses, saturated = train_grid.simulate(optimizer, dk, train.LR[optimizer], (seed,), steps)
+    losses, saturated = model.simulate(optimizer, dk, np.array([train.LR[optimizer]]), core_batches(seed, steps),
+                                       core_weights(dk, seed))
     for i, divisor in enumerate(train.DIVISORS):
         run = train.Trainer(dk, divisor, optimizer, train.LR[optimizer], seed)
         run.ensure(steps)
-        assert np.allclose(run.losses, losses[0, i], rtol=1e-9, atol=0), divisor
-        assert run.saturated == list(saturated[0, i]), divisor
+        assert np.allclose(run.losses, losses[0, 0, i], rtol=1e-9, atol=0), divisor
+        assert run.saturated == list(saturated[0, 0, i]), divisor
 
 
 def test_one_vectorized_step_matches_the_literal_model_for_every_divisor():
     dk, seed = 16, 4
-    queries, keys, targets = train_grid.data((seed,), 1)
-    wq, wk = train_grid.weights(dk, (seed,))
-    c = train_grid.divisors(dk)
-    loss, dwq, dwk, sat = train_grid.loss_and_grads(wq[:, None], wk[:, None], queries[:, None, 0], keys[:, None, 0],
-                                                    targets[:, None, 0], c[None])
+    queries, keys, targets = core_batches(seed, 1)
+    wq, wk = core_weights(dk, seed)
+    c = model.divisors(dk)
+    loss, dwq, dwk, sat = model.loss_and_grads(wq[:, None], wk[:, None], queries[:, None, 0], keys[:, None, 0],
+                                               targets[:, None, 0], c[None])
     batch = train.batches(seed).batches[0]
     for i, ci in enumerate(c):
         ref = np_loss_and_grads(wq[0], wk[0], batch, ci)
@@ -44,19 +60,30 @@ def test_one_vectorized_step_matches_the_literal_model_for_every_divisor():
         assert np.allclose(dwk[0, i], ref[2], rtol=1e-12, atol=1e-14)
 
 
-def test_a_diverging_run_turns_inf_at_the_step_the_core_does_and_never_nan():
-    losses, saturated = train_grid.simulate("sgd", 64, 1000.0, (3,), 80)
+def test_a_run_that_overflows_turns_inf_at_the_step_the_core_does_and_never_nan():
+    losses, saturated = model.simulate("sgd", 64, np.array([1000.0]), core_batches(3, 80), core_weights(64, 3))
     run = train.Trainer(64, "none", "sgd", 1000.0, 3)
     run.ensure(80)
-    first_inf = int(np.argmax(~np.isfinite(losses[0, 0])))
-    assert run.diverged == first_inf and np.isinf(losses[0, 0, first_inf:]).all()
+    first_inf = int(np.argmax(~np.isfinite(losses[0, 0, 0])))
+    assert run.diverged == first_inf and np.isinf(losses[0, 0, 0, first_inf:]).all()
     assert not np.isnan(losses).any() and not np.isnan(saturated).any()
+
+
+def test_the_task_numpy_draws_is_the_cores_task():
+    queries, keys, targets = model.data((1, 2), 200)
+    assert keys.shape == (2, 200, train.BATCH, train.N, train.D) and targets.max() < train.N
+    assert keys.var() == pytest.approx(1, abs=0.02) and queries.var() == pytest.approx(1, abs=0.02)
+    aligned = np.take_along_axis(keys, targets[..., None, None], axis=3)[..., 0, :]
+    noise = (queries / train.QUERY_SCALE - aligned) / train.SIGMA
+    assert noise.var() == pytest.approx(1, abs=0.03) and abs(np.mean(noise * aligned)) < 0.02
+    wq, wk = model.weights(256, model.SEEDS)
+    assert (wq.var() * train.D, wk.var() * train.D) == pytest.approx((1, 1), abs=0.03)
 
 
 def test_the_grid_covers_every_optimizer_dk_divisor_and_is_computed_once(g):
     assert g is train_grid.grid()
     assert set(g.runs) == set(itertools.product(train.OPTIMIZERS, train_grid.DKS, train.DIVISORS))
-    assert len(g.seeds) >= 5 and g.steps == train.STEPS and g.lr == train.LR
+    assert len(g.seeds) >= 20 and g.steps == train.STEPS and g.lr == train.LR
     assert all(len(r.final) == len(g.seeds) == len(r.curve) for r in g.runs.values())
 
 
@@ -82,13 +109,16 @@ def test_the_chart_names_every_panel_and_says_how_far_a_line_went_off_the_top(g)
     assert chart.count("↑ ") == len(over)
 
 
-def fake(medians: dict[tuple[str, int, str], float], diverged: dict[tuple[str, int, str], int] | None = None) -> Grid:
-    """A grid with the given median final losses (seeds spread ±0.01 around them), first losses of 3."""
+def fake(medians: dict[tuple[str, int, str], float], overflowed: dict[tuple[str, int, str], int] | None = None,
+         noise: float = 0.01) -> Grid:
+    """A grid with the given median final losses, each seed's loss off it by ±noise in a fixed pattern that is
+    the same for every divisor (so paired differences are exact), first losses of 3."""
     runs = {}
+    offsets = noise * np.array([-1.0, 0.0, 0.0, 0.0, 1.0])
     for key, m in medians.items():
-        final = (m - 0.01, m, m, m, m + 0.01)
+        final = tuple(m + offsets)
         runs[key] = Run(*key, first=(3.0,) * 5, final=final, saturated=(0.5,) * 5,
-                        diverged=(diverged or {}).get(key, 0), curve=((m,) * 20,) * 5)
+                        overflowed=(overflowed or {}).get(key, 0), curve=((m,) * 20,) * 5)
     return Grid((1, 2, 3, 4, 5), 200, dict(train.LR), runs)
 
 
@@ -98,19 +128,27 @@ def medians(values: dict[str, float], overrides: dict[tuple[str, int, str], floa
     return {**out, **(overrides or {})}
 
 
-def test_the_statements_name_the_winner_and_say_so_when_sqrt_dk_does_not_win():
-    sqrt_wins = fake(medians({"none": 5.0, "sqrt": 0.3, "dk": 0.6}))
-    text = train_grid.statements(sqrt_wins)[0]
-    assert text.startswith("With SGD, ÷√dₖ reached the lowest final loss at dₖ = 16, 64 and 256")
-    assert "did not" not in text
-    dk_wins = fake(medians({"none": 5.0, "sqrt": 0.3, "dk": 0.6}, {("sgd", 256, "dk"): 0.2}))
-    text = train_grid.statements(dk_wins)[0]
-    assert "÷√dₖ reached the lowest final loss at dₖ = 16 and 64" in text
-    assert ("With SGD at dₖ = 256, ÷√dₖ did not reach the lowest final loss: ÷dₖ did (0.2 against 0.3 for ÷√dₖ"
-            in text)
-    tie = fake(medians({"none": 5.0, "sqrt": 0.3, "dk": 0.3}))
-    text = train_grid.statements(tie)[1]
-    assert "reached" not in text and "With Adam at dₖ = 64, ÷√dₖ only tied for the lowest final loss with ÷dₖ" in text
+def test_a_divisor_lower_in_every_seed_wins_and_one_within_three_standard_errors_ties():
+    g = fake(medians({"none": 5.0, "sqrt": 0.3, "dk": 0.6}))
+    assert train_grid.compare(g, "sgd", 16, "sqrt", "dk")[0] == "sqrt"
+    assert train_grid.compare(g, "sgd", 16, "dk", "sqrt")[0] == "sqrt"
+    runs = dict(g.runs)
+    paired = np.array([0.1, -0.05, 0.08, -0.02, 0.04])  # mean 0.03, standard error 0.027: a tie
+    runs["adam", 16, "dk"] = replace(runs["adam", 16, "sqrt"], divisor="dk",
+                                     final=tuple(np.array(runs["adam", 16, "sqrt"].final) + paired))
+    tie = replace(g, runs=runs)
+    outcome, evidence = train_grid.compare(tie, "adam", 16, "sqrt", "dk")
+    se = paired.std(ddof=1) / np.sqrt(5)
+    assert outcome == "tie" and evidence == f"÷dₖ − ÷√dₖ = +0.03 ± {train_grid.num(se)}"
+    runs["adam", 16, "dk"] = replace(runs["adam", 16, "dk"], final=tuple(np.array(runs["adam", 16, "sqrt"].final)
+                                                                         + paired + 0.2))
+    assert train_grid.compare(replace(g, runs=runs), "adam", 16, "sqrt", "dk")[0] == "sqrt"  # lower in every seed
+    runs["adam", 16, "dk"] = replace(runs["adam", 16, "dk"], final=tuple(np.array(runs["adam", 16, "sqrt"].final)
+                                                                         + np.array([0.3, -0.01, 0.3, 0.3, 0.3])))
+    outcome, evidence = train_grid.compare(replace(g, runs=runs), "adam", 16, "sqrt", "dk")
+    assert outcome == "sqrt" and evidence == "÷dₖ − ÷√dₖ = +0.238 ± 0.062", "3.8 standard errors: a win"
+    text = train_grid.statement_winners(g, "sgd")
+    assert "at dₖ = 16, ÷√dₖ lower than unscaled (÷√dₖ lower in all 5 seeds; unscaled − ÷√dₖ = +4.7 ± 0)" in text
 
 
 def test_the_divergence_statement_follows_the_numbers():
@@ -119,9 +157,9 @@ def test_the_divergence_statement_follows_the_numbers():
     assert "never overflowed to inf" in text and "fell" in text and "blew up" not in text
     wild = fake(medians({"none": 1.0, "sqrt": 0.3, "dk": 0.6}, {("sgd", 256, "none"): math.inf,
                                                                 ("sgd", 64, "none"): 40.0}),
-                diverged={("sgd", 256, "none"): 3})
+                overflowed={("sgd", 256, "none"): 3})
     text = train_grid.statement_unscaled_sgd(wild)
-    assert "diverged (the loss overflowed to inf) in 3 of 5 seeds at dₖ = 256" in text
+    assert "overflowed to inf in 3 of 5 seeds at dₖ = 256" in text
     assert "At dₖ = 64 and 256 the final loss ended above the first step's" in text and "At dₖ = 16 it fell" in text
 
 

@@ -1,11 +1,10 @@
-"""The tiny attention layer of ``pycore.train`` in numpy, run over a grid of d_k, divisors, optimizers and seeds.
-
-The model is written as the task states it (q = x_q W_Q, k_j = x_j W_K, s_j = q·k_j / c, loss −log p_t,
-dL/dq = Σ_j g_j k_j / c, dL/dk_j = g_j q / c), vectorized over seeds and divisors. The batches and the
-initial weights come from the core's own streams, so seed s here is seed s on the page.
+"""The tiny attention layer of ``pycore.train`` in numpy, at the core's default learning rates, over a grid of
+d_k, divisors, optimizers and seeds: the learning-rate sweep's runs (``pycore.experiments.model``) at those rates.
 
 The build puts a chart, statements computed from the numbers and a table on the page through the
-``train-grid`` generated block; ``python -m pycore.sitegen.train_grid`` prints the table and statements.
+``train-grid`` generated block; ``python -m pycore.experiments.train_grid`` prints the table and statements.
+Divisors are compared seed by seed: the paired differences of their final losses, mean ± standard error,
+and a tie when the mean is within TIE standard errors of 0.
 """
 
 from __future__ import annotations
@@ -18,116 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pycore import rows, train
+from pycore import train
+from pycore.experiments import model
+from pycore.experiments.reproduce import grid as plain_grid
 from pycore.figures import _chart, _common
-from pycore.sitegen.reproduce import grid as plain_grid
 from pycore.svg import el, fmt, sig, svg, text
 
-SEEDS = (1, 2, 3, 4, 5)
-DKS = (16, 64, 256)
-TAIL = 20
-"""A run's final loss is the mean batch loss over its last TAIL steps; a diverged run's is inf."""
-
-
-@functools.lru_cache(maxsize=4)
-def data(seeds: tuple[int, ...], steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The core's batches as arrays: queries (S, steps, B, D), keys (S, steps, B, n, D), targets (S, steps, B)."""
-    out = []
-    for seed in seeds:
-        stream = train.batches(seed)
-        stream.ensure(steps)
-        out.append(stream.batches[:steps])
-    queries = np.array([[[e.query for e in batch] for batch in run] for run in out])
-    keys = np.array([[[e.keys for e in batch] for batch in run] for run in out])
-    targets = np.array([[[e.target for e in batch] for batch in run] for run in out])
-    return queries, keys, targets
-
-
-def weights(dk: int, seeds: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The core's initial W_Q and W_K for each seed, (S, D, d_k) each."""
-    pairs = [train.initial_weights(dk, seed) for seed in seeds]
-    return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-
-
-def divisors(dk: int) -> np.ndarray:
-    """c for each divisor, in train.DIVISORS order."""
-    return np.array([rows.divisor_value(dk, d) for d in train.DIVISORS])
-
-
-def loss_and_grads(wq: np.ndarray, wk: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray,
-                   c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Mean loss, dL/dW_Q, dL/dW_K and saturated share of one batch, for any leading run axes.
-
-    Shapes: wq, wk (..., D, d_k); queries (..., B, D); keys (..., B, n, D); targets (..., B); c (...).
-    Overflowing runs give inf or NaN; ``simulate`` turns both into inf.
-    """
-    size, n, d = keys.shape[-3:]
-    cc = c[..., None, None]
-    flat = keys.reshape(*keys.shape[:-3], size * n, d)        # (..., B·n, D)
-    q = queries @ wq                                           # (..., B, d_k)
-    k_flat = flat @ wk                                         # (..., B·n, d_k)
-    k = k_flat.reshape(*k_flat.shape[:-2], size, n, -1)        # (..., B, n, d_k)
-    s = (k * q[..., None, :]).sum(axis=-1) / cc                # (..., B, n)
-    top = s.max(axis=-1, keepdims=True)
-    e = np.exp(s - top)
-    total = e.sum(axis=-1, keepdims=True)
-    p = e / total
-    s_t = np.take_along_axis(s, targets[..., None], axis=-1)
-    loss = (np.log(total) + (top - s_t))[..., 0].mean(axis=-1)
-    saturated = (p.max(axis=-1) > train.SATURATED).mean(axis=-1)
-    g = (p - (np.arange(n) == targets[..., None])) / size     # dL/ds
-    dq = (g[..., None] * k).sum(axis=-2) / cc                  # Σ_j g_j k_j / c
-    dk_ = g[..., None] * q[..., None, :] / cc[..., None]       # g_j q / c, (..., B, n, d_k)
-    dwq = np.swapaxes(queries, -1, -2) @ dq                    # x_qᵀ dL/dq, summed over the batch
-    dwk = np.swapaxes(flat, -1, -2) @ dk_.reshape(*dk_.shape[:-3], size * n, -1)  # Σ_j x_jᵀ dL/dk_j
-    return loss, dwq, dwk, saturated
-
-
-class Adam:
-    """Adam with train's constants, on arrays."""
-
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        self.m, self.v, self.t = np.zeros(shape), np.zeros(shape), 0
-
-    def step(self, w: np.ndarray, g: np.ndarray, lr: float) -> np.ndarray:
-        self.t += 1
-        self.m = train.BETA1 * self.m + (1 - train.BETA1) * g
-        self.v = train.BETA2 * self.v + (1 - train.BETA2) * g * g
-        m_hat, v_hat = self.m / (1 - train.BETA1**self.t), self.v / (1 - train.BETA2**self.t)
-        return w - lr * m_hat / (np.sqrt(v_hat) + train.EPS)
-
-
-def simulate(optimizer: str, dk: int, lr: float, seeds: tuple[int, ...], steps: int
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Losses and saturated shares, (S, divisors, steps) each, for every seed and divisor at once.
-
-    A run whose loss is not finite has diverged: from then on its weights stay and its loss is inf.
-    """
-    queries, keys, targets = data(seeds, steps)
-    wq0, wk0 = weights(dk, seeds)
-    nd = len(train.DIVISORS)
-    wq = np.repeat(wq0[:, None], nd, axis=1)
-    wk = np.repeat(wk0[:, None], nd, axis=1)
-    c = np.broadcast_to(divisors(dk), (len(seeds), nd))
-    alive = np.ones((len(seeds), nd), dtype=bool)
-    losses = np.empty((len(seeds), nd, steps))
-    saturated = np.empty_like(losses)
-    adam = (Adam(wq.shape), Adam(wk.shape)) if optimizer == "adam" else None
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for r in range(steps):
-            loss, dwq, dwk, sat = loss_and_grads(wq, wk, queries[:, None, r], keys[:, None, r],
-                                                 targets[:, None, r], c)
-            alive &= np.isfinite(loss)
-            losses[..., r] = np.where(alive, loss, np.inf)
-            saturated[..., r] = np.where(alive, sat, 1.0)
-            if adam is None:
-                new_q, new_k = wq - lr * dwq, wk - lr * dwk
-            else:
-                new_q, new_k = adam[0].step(wq, dwq, lr), adam[1].step(wk, dwk, lr)
-            keep = alive[..., None, None]
-            wq, wk = np.where(keep, new_q, wq), np.where(keep, new_k, wk)
-            alive &= np.isfinite(wq).all(axis=(-1, -2)) & np.isfinite(wk).all(axis=(-1, -2))
-    return losses, saturated
+SEEDS = model.SEEDS
+DKS = model.DKS
+TAIL = model.TAIL
+TIE = 3.0
+"""Two divisors tie when the mean of their paired differences is within TIE standard errors of 0."""
 
 
 NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
@@ -151,11 +51,11 @@ class Run:
     first: tuple[float, ...]
     """Each seed's loss at step 0."""
     final: tuple[float, ...]
-    """Each seed's mean batch loss over the last TAIL steps (inf once diverged)."""
+    """Each seed's mean batch loss over the last TAIL steps (inf once it overflowed)."""
     saturated: tuple[float, ...]
     """Each seed's mean saturated share over the last TAIL steps."""
-    diverged: int
-    """How many seeds' loss became inf."""
+    overflowed: int
+    """How many seeds' loss overflowed to inf."""
     curve: tuple[tuple[float, ...], ...]
     """Per seed, the mean loss of each window of WINDOW steps."""
 
@@ -190,18 +90,19 @@ def summarize(optimizer: str, dk: int, divisor: str, losses: np.ndarray, saturat
     return Run(optimizer, dk, divisor, first=tuple(map(float, losses[:, 0])),
                final=tuple(map(float, losses[:, -TAIL:].mean(axis=-1))),
                saturated=tuple(map(float, saturated[:, -TAIL:].mean(axis=-1))),
-               diverged=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows))
+               overflowed=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows))
 
 
-@functools.lru_cache(maxsize=2)
-def grid(seeds: tuple[int, ...] = SEEDS, dks: tuple[int, ...] = DKS, steps: int = train.STEPS) -> Grid:
-    """Every optimizer, d_k and divisor at the default learning rates, computed once per process."""
+@functools.lru_cache(maxsize=1)
+def grid() -> Grid:
+    """Every optimizer, d_k and divisor at the core's default learning rates, computed once per process."""
     runs = {}
-    for optimizer, dk in itertools.product(train.OPTIMIZERS, dks):
-        losses, saturated = simulate(optimizer, dk, train.LR[optimizer], seeds, steps)
+    for optimizer, dk in itertools.product(train.OPTIMIZERS, DKS):
+        losses, saturated = model.trained(optimizer, dk)
+        at = model.RATES[optimizer].index(train.LR[optimizer])
         for i, divisor in enumerate(train.DIVISORS):
-            runs[optimizer, dk, divisor] = summarize(optimizer, dk, divisor, losses[:, i], saturated[:, i])
-    return Grid(seeds, steps, dict(train.LR), runs)
+            runs[optimizer, dk, divisor] = summarize(optimizer, dk, divisor, losses[:, at, i], saturated[:, at, i])
+    return Grid(SEEDS, train.STEPS, dict(train.LR), runs)
 
 
 def num(x: float) -> str:
@@ -219,52 +120,66 @@ def dks_text(dks: list[int]) -> str:
     return "dₖ = " + words([str(dk) for dk in dks])
 
 
-def winners(g: Grid, optimizer: str, dk: int) -> list[str]:
-    """The divisors with the lowest median final loss (more than one on a tie)."""
-    medians = {d: g.at(optimizer, dk, d).median for d in train.DIVISORS}
-    low = min(medians.values())
-    return [d for d in train.DIVISORS if medians[d] == low]
+def signed(x: float) -> str:
+    """A difference with its sign: +0.0006, −0.12."""
+    return ("+" if x >= 0 else "−") + num(abs(x))
 
 
-def clear_win(g: Grid, optimizer: str, dk: int, divisor: str) -> bool:
-    """Whether every seed of the winner ended below every seed of each other divisor."""
-    worst = max(g.at(optimizer, dk, divisor).final)
-    return all(worst < min(g.at(optimizer, dk, d).final) for d in train.DIVISORS if d != divisor)
+def difference(g: Grid, optimizer: str, dk: int, a: str, b: str) -> str:
+    """b − a, mean ± standard error of the paired final losses over seeds, as printed."""
+    mean, se = model.paired(g.at(optimizer, dk, b).final, g.at(optimizer, dk, a).final)
+    return f"{signed(mean)} ± {num(se)}"
+
+
+def spread(r: Run) -> str:
+    """The lowest to the highest seed's final loss."""
+    return f"{num(min(r.final))}–{num(max(r.final))}"
+
+
+def compare(g: Grid, optimizer: str, dk: int, a: str, b: str) -> tuple[str, str]:
+    """Which of two divisors ends lower seed by seed (a, b or "tie"), and the numbers that say so.
+
+    One divisor wins when its final loss is lower in every seed, or when the paired differences b − a
+    (every one finite) have a mean more than TIE standard errors from 0; anything else is a tie. The
+    first rule matters for runs that blew up, whose differences are huge and spread wide.
+    """
+    fa, fb = np.array(g.at(optimizer, dk, a).final), np.array(g.at(optimizer, dk, b).final)
+    finite = bool(np.isfinite(fa).all() and np.isfinite(fb).all())
+    mean, se = model.paired(fb, fa) if finite else (math.nan, math.nan)
+    diff = f"{NAMES[b]} − {NAMES[a]} = {difference(g, optimizer, dk, a, b)}" if finite else "some runs overflowed"
+    for winner, lower in ((a, fa < fb), (b, fb < fa)):
+        if lower.all():
+            return winner, f"{NAMES[winner]} lower in all {len(fa)} seeds; {diff}"
+    if finite and abs(mean) > TIE * se:
+        return (a if mean > 0 else b), diff
+    return "tie", diff if finite else f"{NAMES[a]} lower in {int((fa < fb).sum())} of {len(fa)} seeds"
+
+
+def verdict(g: Grid, optimizer: str, dk: int, other: str) -> str:
+    """÷√d_k against another divisor at one d_k, in words with its numbers."""
+    outcome, evidence = compare(g, optimizer, dk, "sqrt", other)
+    how = {"sqrt": "lower than", other: "higher than", "tie": "a tie with"}[outcome]
+    return f"{how} {NAMES[other]} ({evidence})"
 
 
 def statement_winners(g: Grid, optimizer: str) -> str:
-    """Which divisor reached the lowest final loss at each d_k, saying so where ÷√d_k did not (or only tied)."""
-    name = OPTIMIZER_NAMES[optimizer]
-    best = {dk: winners(g, optimizer, dk) for dk in g.dks}
-    won = [dk for dk in g.dks if best[dk] == ["sqrt"]]
-    parts = []
-    if won:
-        clear = [dk for dk in won if clear_win(g, optimizer, dk, "sqrt")]
-        how = ("every seed below every seed of the others" if clear == won else
-               f"every seed below every seed of the others at {dks_text(clear)} only" if clear else
-               "but the seeds' ranges overlap")
-        parts.append(f"With {name}, ÷√dₖ reached the lowest final loss at {dks_text(won)} ({how}).")
-    for dk in (dk for dk in g.dks if dk not in won):
-        sqrt = num(g.at(optimizer, dk, "sqrt").median)
-        others = [NAMES[d] for d in best[dk] if d != "sqrt"]
-        if "sqrt" in best[dk]:
-            parts.append(f"With {name} at dₖ = {dk}, ÷√dₖ only tied for the lowest final loss with "
-                         f"{words(others)} ({sqrt}, medians over {len(g.seeds)} seeds).")
-        else:
-            parts.append(f"With {name} at dₖ = {dk}, ÷√dₖ did not reach the lowest final loss: {words(others)} did "
-                         f"({num(g.at(optimizer, dk, best[dk][0]).median)} against {sqrt} for ÷√dₖ, medians over "
-                         f"{len(g.seeds)} seeds).")
-    return " ".join(parts)
+    """÷√d_k against each other divisor at every d_k, seed by seed."""
+    parts = [f"at dₖ = {dk}, ÷√dₖ {verdict(g, optimizer, dk, 'none')} and {verdict(g, optimizer, dk, 'dk')}"
+             for dk in g.dks]
+    return (f"With {OPTIMIZER_NAMES[optimizer]}, final losses compared seed by seed (paired differences, mean ± "
+            f"standard error over {len(g.seeds)} seeds; a divisor wins when it is lower in every seed or the mean "
+            f"is more than {fmt(TIE)} standard errors from 0, otherwise it is a tie): "
+            + "; ".join(parts) + ".")
 
 
 def statement_unscaled_sgd(g: Grid) -> str:
-    """Whether unscaled scores diverged with SGD, at which d_k, and where the loss ended."""
+    """Whether unscaled scores overflowed with SGD, at which d_k, and where the loss ended."""
     runs = [g.at("sgd", dk, "none") for dk in g.dks]
-    diverged = [r for r in runs if r.diverged]
+    overflowed = [r for r in runs if r.overflowed]
     start = f"With SGD at a learning rate of {fmt(g.lr['sgd'], 4)}, unscaled scores "
-    if diverged:
-        out = start + "diverged (the loss overflowed to inf) in " + words(
-            [f"{r.diverged} of {len(g.seeds)} seeds at dₖ = {r.dk}" for r in diverged]) + "."
+    if overflowed:
+        out = start + "overflowed to inf in " + words(
+            [f"{r.overflowed} of {len(g.seeds)} seeds at dₖ = {r.dk}" for r in overflowed]) + "."
     else:
         out = start + "never overflowed to inf."
     rose = [r for r in runs if r.median > float(np.median(r.first))]
@@ -332,14 +247,14 @@ def statements(g: Grid) -> list[str]:
 
 
 HEADERS = ("optimizer", "dₖ", "divisor", "first-step loss", "final loss", "min–max over seeds",
-           "saturated rows", "diverged")
+           "saturated rows", "overflowed to inf")
 
 
 def row(g: Grid, r: Run) -> list[str]:
     """One table line; losses are medians over seeds, saturated the median share over the last TAIL steps."""
     return [OPTIMIZER_NAMES[r.optimizer], str(r.dk), NAMES[r.divisor], num(float(np.median(r.first))), num(r.median),
-            f"{num(min(r.final))}–{num(max(r.final))}", f"{fmt(100 * float(np.median(r.saturated)), 1)}%",
-            f"{r.diverged} of {len(g.seeds)}"]
+            spread(r), f"{fmt(100 * float(np.median(r.saturated)), 1)}%",
+            f"{r.overflowed} of {len(g.seeds)}"]
 
 
 def lines(g: Grid) -> list[list[str]]:
@@ -349,14 +264,14 @@ def lines(g: Grid) -> list[list[str]]:
 
 def settings(g: Grid) -> str:
     """What was run, in one paragraph."""
-    return (f"{len(g.seeds)} seeds ({', '.join(map(str, g.seeds))}), each trained for {g.steps} steps of "
-            f"{train.BATCH} examples: {train.N} keys with inputs of size D = {train.D}, the query input a copy of "
-            f"the target's with noise σ = {fmt(train.SIGMA)}. Learning rates: SGD {fmt(g.lr['sgd'], 4)}, Adam "
+    return (f"{len(g.seeds)} seeds ({g.seeds[0]} to {g.seeds[-1]}, numpy's draws, not the figure's), each trained "
+            f"for {g.steps} steps of {train.BATCH} examples: {train.N} keys with inputs of size D = {train.D}, the "
+            f"query input a copy of the target's with noise σ = {fmt(train.SIGMA)}, rescaled to unit variance. Learning rates: SGD {fmt(g.lr['sgd'], 4)}, Adam "
             f"{fmt(g.lr['adam'], 4)}, the same for every divisor. All three divisors start from the same weights "
             f"and see the same batches. The final loss is a seed's mean batch loss over its last {TAIL} steps; "
             f"losses are medians over seeds; saturated rows are the median share of rows whose largest weight "
-            f"exceeds {fmt(train.SATURATED)} over the last {TAIL} steps. A run diverged when its loss overflowed "
-            f"to inf.")
+            f"exceeds {fmt(train.SATURATED)} over the last {TAIL} steps. The last column counts the seeds whose loss "
+            f"overflowed to inf (a run whose loss only grew huge counts as not overflowed).")
 
 
 def _log10(x: float) -> float:

@@ -5,7 +5,7 @@ scores are s_j = q·k_j / c and its weights p = softmax(s), for c = 1, √d_k an
 n, d_k and c the tables give, over the rows, the variance of the scores, the share of
 saturated rows, the median largest weight, the median ‖J‖ (J = diag(p) − p pᵀ) and the median
 ‖∂p/∂q‖ = ‖J K‖ / c, each with its standard error. The verdicts test claims against those
-numbers. Run it with ``python -m pycore.sitegen.reproduce``; the build puts the same tables and
+numbers. Run it with ``python -m pycore.experiments.reproduce``; the build puts the same tables and
 verdicts on the "Reproduce it" page.
 """
 
@@ -70,8 +70,15 @@ class Verdict:
     """A claim, whether the numbers bear it out, and the numbers that decide it."""
 
     claim: str
-    holds: bool
+    margin: float
+    """How many standard errors the deciding number lies inside the claim's bound (outside when negative):
+    the claim holds exactly when the margin is at least 0, under the page's rule of TOL standard errors."""
     evidence: str
+
+    @property
+    def holds(self) -> bool:
+        """Whether the numbers bear the claim out."""
+        return self.margin >= 0
 
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
@@ -153,6 +160,13 @@ def table(seed: int = SEED, rows: int = ROWS) -> Table:
     return Table(seed, rows, tuple(cells[key] for key in itertools.product(NS, DIVISORS, DKS)))
 
 
+def saturated_shares(divisor: str = "none", n: int = 16, dks: tuple[int, ...] = DKS) -> dict[int, Estimate]:
+    """The share of saturated rows at each d_k, with its standard error, from the build's run (``table()``):
+    the one source of the numbers Step 5 and this page state."""
+    t = table()
+    return {dk: at(t, n, divisor, dk).saturated for dk in dks}
+
+
 def column(t: Table, n: int, name: str) -> list[Cell]:
     """The cells for one n and one divisor, in d_k order."""
     return [c for c in t.cells if c.n == n and c.divisor == name]
@@ -191,11 +205,11 @@ def where(c: Cell) -> str:
     return f"n = {c.n}, dₖ = {c.dk}"
 
 
-def theory_check(t: Table, name: str) -> tuple[bool, str]:
-    """Whether Var(s) matches dₖ/c² at every n and dₖ, and the worst cell."""
+def theory_check(t: Table, name: str) -> tuple[float, str]:
+    """The margin of "Var(s) matches dₖ/c² at every n and dₖ", and the worst cell."""
     dev = {c: z(c.var, exact(c.dk / divisor_value(c.dk, name) ** 2)) for n in NS for c in column(t, n, name)}
     worst = max(dev, key=lambda c: abs(dev[c]))
-    return (all(abs(d) <= TOL for d in dev.values()),
+    return (TOL - abs(dev[worst]),
             f"{TITLES[name].capitalize()}: furthest at {where(worst)}, {num(worst.var.value)} against "
             f"{num(worst.dk / divisor_value(worst.dk, name) ** 2)} ({dev[worst]:+.1f} SE)")
 
@@ -208,9 +222,9 @@ def claim_raw_variance(t: Table) -> Verdict:
 
 def claim_scaled_variance(t: Table) -> Verdict:
     """Claim 2: with ÷√dₖ Var(s) is 1, with ÷dₖ it is 1/dₖ."""
-    (sqrt_ok, sqrt_text), (dk_ok, dk_text) = theory_check(t, "sqrt"), theory_check(t, "dk")
+    (sqrt_margin, sqrt_text), (dk_margin, dk_text) = theory_check(t, "sqrt"), theory_check(t, "dk")
     return Verdict(f"With ÷√dₖ Var(s) is 1 at every dₖ; with ÷dₖ it is 1/dₖ (within {TOL:g} SE, every n).",
-                   sqrt_ok and dk_ok, f"{sqrt_text}; {dk_text}.")
+                   min(sqrt_margin, dk_margin), f"{sqrt_text}; {dk_text}.")
 
 
 def spread(cells: list[Cell]) -> tuple[float, str]:
@@ -224,16 +238,16 @@ def spread(cells: list[Cell]) -> tuple[float, str]:
 
 def claim_same_softmax(t: Table) -> Verdict:
     """Claim 3: with ÷√dₖ the softmax metrics agree across dₖ, for each n."""
-    parts, ok = [], True
+    parts, margin = [], math.inf
     for n in NS:
         col = column(t, n, "sqrt")
         worst, text = spread(col)
-        ok &= worst <= TOL
+        margin = min(margin, TOL - worst)
         start = next((c.dk for i, c in enumerate(col[:-1]) if spread(col[i:])[0] <= TOL), None)
         parts.append(f"n = {n}: widest gap {text}; " + (
             f"all agree from dₖ = {start} on" if start else "no run of dₖ up to the largest agrees"))
     return Verdict(f"With ÷√dₖ the softmax behaves the same at every dₖ: saturated share, median max pᵢ "
-                   f"and median ‖J‖ agree across dₖ within {TOL:g} SE, for each n.", ok, ". ".join(parts) + ".")
+                   f"and median ‖J‖ agree across dₖ within {TOL:g} SE, for each n.", margin, ". ".join(parts) + ".")
 
 
 def claim_saturation_grows(t: Table, n: int = 16, start: int = 16) -> Verdict:
@@ -241,8 +255,9 @@ def claim_saturation_grows(t: Table, n: int = 16, start: int = 16) -> Verdict:
     col = [c for c in column(t, n, "none") if c.dk >= start]
     least = min(z(b.saturated, a.saturated) for a, b in itertools.combinations(col, 2))
     rise = z(col[-1].saturated, col[0].saturated)
-    return Verdict(f"Without scaling the saturated share grows with dₖ from dₖ = {start} on (n = {n}).",
-                   least >= -TOL and rise > TOL,
+    return Verdict(f"Without scaling the saturated share grows with dₖ from dₖ = {start} on (n = {n}): no fall between "
+                   f"two dₖ beyond {TOL:g} SE, and a rise from the first to the last beyond {TOL:g} SE.",
+                   min(least + TOL, rise - TOL),
                    f"Shares at dₖ = {', '.join(str(c.dk) for c in col)}: "
                    f"{', '.join(num(c.saturated.value) for c in col)}; smallest change from a lower to a higher dₖ "
                    f"{least:+.1f} SE; first to last {rise:+.1f} SE.")
@@ -250,30 +265,33 @@ def claim_saturation_grows(t: Table, n: int = 16, start: int = 16) -> Verdict:
 
 def claim_jacobian_shrinks(t: Table) -> Verdict:
     """Claim 5: without scaling the median ‖J‖ never rises with dₖ beyond the tolerance, for each n."""
-    parts, ok = [], True
+    parts, margin = [], math.inf
     for n in NS:
         a, b = max(itertools.combinations(column(t, n, "none"), 2), key=lambda pair: z(pair[1].jac, pair[0].jac))
-        ok &= z(b.jac, a.jac) <= TOL
+        margin = min(margin, TOL - z(b.jac, a.jac))
         parts.append(f"n = {n}: largest rise dₖ = {a.dk} → {b.dk}, {num(a.jac.value)} → {num(b.jac.value)} "
                      f"({z(b.jac, a.jac):+.1f} SE)")
     return Verdict(f"Without scaling the median ‖J‖ shrinks as dₖ grows (no rise between two dₖ beyond "
-                   f"{TOL:g} SE, for each n).", ok, "; ".join(parts) + ".")
+                   f"{TOL:g} SE, for each n).", margin, "; ".join(parts) + ".")
 
 
 def claim_query_gradient_vanishes(t: Table, n: int = 16, dk: int = 64) -> Verdict:
-    """Claim 6: without scaling the median ‖∂p/∂q‖ at dₖ is below a tenth of its ÷√dₖ value."""
+    """Claim 6: without scaling the median ‖∂p/∂q‖ at dₖ is below a tenth of its ÷√dₖ value, by more than TOL SE."""
     def tenth(c: Cell) -> Estimate:
         """A tenth of the ÷√dₖ median at c's dₖ."""
         s = at(t, n, "sqrt", c.dk).grad
         return Estimate(s.value / 10, s.se / 10)
 
     raw, scaled = at(t, n, "none", dk), at(t, n, "sqrt", dk)
-    first = next((c for c in column(t, n, "none") if c.grad.value < tenth(c).value), None)
-    below = (f"it is first below a tenth at dₖ = {first.dk}: {show(first.grad)} against {show(tenth(first))}"
-             if first else "it is below a tenth at no dₖ")
+    first = next((c for c in column(t, n, "none") if z(c.grad, tenth(c)) < -TOL), None)
+    below = (f"it is first below a tenth by more than {TOL:g} SE at dₖ = {first.dk}: {show(first.grad)} against "
+             f"{show(tenth(first))}, a tenth of ÷√dₖ's {show(at(t, n, 'sqrt', first.dk).grad)} "
+             f"({z(first.grad, tenth(first)):+.1f} SE)" if first else
+             f"it is below a tenth by more than {TOL:g} SE at no dₖ up to {DKS[-1]}")
     return Verdict(f"Without scaling the median ‖∂p/∂q‖ has vanished at dₖ = {dk} (n = {n}): it is below a "
-                   f"tenth of its ÷√dₖ value.", z(raw.grad, tenth(raw)) <= TOL,
-                   f"At dₖ = {dk}: {show(raw.grad)} without scaling, {show(scaled.grad)} with ÷√dₖ; {below}.")
+                   f"tenth of its ÷√dₖ value (by more than {TOL:g} SE).", -z(raw.grad, tenth(raw)) - TOL,
+                   f"At dₖ = {dk}: {show(raw.grad)} without scaling, {show(scaled.grad)} with ÷√dₖ, a tenth of "
+                   f"which is {show(tenth(raw))} ({z(raw.grad, tenth(raw)):+.1f} SE); {below}.")
 
 
 def claim_dk_gradient_ratio(t: Table, factor: float = 2.0, n: int = 16, dk: int = 64) -> Verdict:
@@ -284,10 +302,10 @@ def claim_dk_gradient_ratio(t: Table, factor: float = 2.0, n: int = 16, dk: int 
             r = a.grad.value / b.grad.value / math.sqrt(a.dk)
             ratios[a] = Estimate(r, r * math.hypot(a.grad.se / a.grad.value, b.grad.se / b.grad.value))
     lo, hi = min(ratios, key=lambda c: ratios[c].value), max(ratios, key=lambda c: ratios[c].value)
-    ok = all(z(r, exact(factor)) <= TOL and z(r, exact(1 / factor)) >= -TOL for r in ratios.values())
+    margin = min(min(TOL - z(r, exact(factor)), TOL + z(r, exact(1 / factor))) for r in ratios.values())
     s, d = at(t, n, "sqrt", dk), at(t, n, "dk", dk)
     return Verdict(f"÷dₖ gives a median ‖∂p/∂q‖ about √dₖ times smaller than ÷√dₖ: the ratio is within a "
-                   f"factor {factor:g} of √dₖ at every dₖ and n.", ok,
+                   f"factor {factor:g} of √dₖ at every dₖ and n (within {TOL:g} SE).", margin,
                    f"Ratio divided by √dₖ from {num(ratios[lo].value)} ({where(lo)}) to "
                    f"{num(ratios[hi].value)} ({where(hi)}); at {where(s)}: {show(s.grad)} with ÷√dₖ against "
                    f"{show(d.grad)} with ÷dₖ, ratio {num(s.grad.value / d.grad.value)}.")
@@ -296,8 +314,9 @@ def claim_dk_gradient_ratio(t: Table, factor: float = 2.0, n: int = 16, dk: int 
 def claim_jacobian_below_scaled(t: Table, dk: int = 64) -> Verdict:
     """Claim 8: without scaling the median ‖J‖ at dₖ is smaller than with ÷√dₖ, for each n."""
     pairs = [(at(t, n, "none", dk), at(t, n, "sqrt", dk)) for n in NS]
-    return Verdict(f"Without scaling the median ‖J‖ at dₖ = {dk} is smaller than with ÷√dₖ, for each n.",
-                   all(z(raw.jac, scaled.jac) < -TOL for raw, scaled in pairs),
+    return Verdict(f"Without scaling the median ‖J‖ at dₖ = {dk} is smaller than with ÷√dₖ (by more than {TOL:g} SE), "
+                   f"for each n.",
+                   min(-z(raw.jac, scaled.jac) - TOL for raw, scaled in pairs),
                    "; ".join(f"n = {raw.n}: {show(raw.jac)} without scaling, {show(scaled.jac)} with ÷√dₖ "
                              f"({z(raw.jac, scaled.jac):+.1f} SE)" for raw, scaled in pairs) + ".")
 

@@ -1,0 +1,225 @@
+"""The tiny attention layer of ``pycore.train`` in numpy, trained for many seeds, learning rates and divisors at once.
+
+The task, sizes, initialization and optimizers are the core's (``pycore.train`` states them); the batches
+and initial weights are numpy draws, so a seed here is not the page's seed, and a whole grid costs a
+second instead of minutes of pure-Python sampling. ``tests/unit/test_train_grid.py`` feeds the core's
+own batches and weights through ``simulate`` and gets the core's losses.
+
+Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With g = (p − onehot_t) / B,
+r = Σ_j g_j x_j and G = Σ over the batch of x_qᵀ r, dL/dW_Q = G W_K / c and dL/dW_K = Gᵀ W_Q / c, so a
+step costs O(D² d_k) per run rather than O(B n D d_k). Runs sit on the leading axes
+(seeds, rates, divisors); the data broadcast over the last two.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from pycore import rows, train
+from pycore.sitegen.paths import CACHE
+
+SEEDS = tuple(range(1, 21))
+"""The seeds every experiment runs: verdicts are paired over them."""
+DKS = (16, 64, 256)
+RATES = {"sgd": (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0),
+         "adam": (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)}
+"""Learning rates on a 1-2-5 grid, wide enough that every divisor's best rate lies inside it; the
+core's default rates are among them, so the training grid is the sweep at those rates."""
+TAIL = 20
+"""A run's final loss is its mean batch loss over its last TAIL steps (inf once it overflowed)."""
+
+
+@functools.lru_cache(maxsize=4)
+def data(seeds: tuple[int, ...], steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each seed's batches: queries (S, steps, B, D), keys (S, steps, B, n, D), targets (S, steps, B).
+
+    Keys' inputs iid N(0, 1), targets uniform, the query input (x_t + σε) / √(1 + σ²), as in the core.
+    """
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 1])
+        keys = rng.standard_normal((steps, train.BATCH, train.N, train.D))
+        targets = rng.integers(train.N, size=(steps, train.BATCH))
+        noise = rng.standard_normal((steps, train.BATCH, train.D))
+        aligned = np.take_along_axis(keys, targets[..., None, None], axis=2)[:, :, 0]
+        out.append(((aligned + train.SIGMA * noise) * train.QUERY_SCALE, keys, targets))
+    return tuple(np.stack([o[i] for o in out]) for i in range(3))  # type: ignore[return-value]
+
+
+def weights(dk: int, seeds: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Each seed's initial W_Q and W_K, (S, D, d_k) each, entries N(0, 1/D) (fan-in)."""
+    w = np.stack([np.random.default_rng([seed, 2, dk]).standard_normal((2, train.D, dk)) for seed in seeds])
+    w /= np.sqrt(train.D)
+    return w[:, 0], w[:, 1]
+
+
+def divisors(dk: int) -> np.ndarray:
+    """c for each divisor, in train.DIVISORS order."""
+    return np.array([rows.divisor_value(dk, d) for d in train.DIVISORS])
+
+
+def signal(m: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray, c: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean loss, G / c and saturated share of one batch from M = W_Q W_Kᵀ, for any leading run axes.
+
+    Shapes: m (..., D, D); queries (..., B, D); keys (..., B, n, D); targets (..., B); c (...), every
+    leading shape broadcasting to the runs'. Overflowing runs give inf or NaN.
+    """
+    size, n = keys.shape[-3], keys.shape[-2]
+    cc = c[..., None, None]
+    u = queries @ m                                           # x_q M, (..., B, D)
+    s = (keys @ u[..., None])[..., 0] / cc                    # q·k_j / c, (..., B, n)
+    top = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - top)
+    total = e.sum(axis=-1, keepdims=True)
+    p = e / total
+    t = np.broadcast_to(targets, s.shape[:-1])[..., None]
+    loss = (np.log(total) + top - np.take_along_axis(s, t, axis=-1))[..., 0].mean(axis=-1)
+    saturated = (p.max(axis=-1) > train.SATURATED).mean(axis=-1)
+    g = p - (np.arange(n) == t)                               # B · dL/ds
+    r = (g[..., None, :] @ keys)[..., 0, :]                   # Σ_j g_j x_j, (..., B, D)
+    return loss, np.swapaxes(queries, -1, -2) @ r / (size * cc), saturated
+
+
+def loss_and_grads(wq: np.ndarray, wk: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray,
+                   c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean loss, dL/dW_Q = G W_K / c, dL/dW_K = Gᵀ W_Q / c and saturated share; shapes as in ``signal``,
+    with wq, wk (..., D, d_k)."""
+    loss, big_g, saturated = signal(wq @ np.swapaxes(wk, -1, -2), queries, keys, targets, c)
+    return loss, big_g @ wk, np.swapaxes(big_g, -1, -2) @ wq, saturated
+
+
+class Adam:
+    """Adam with the core's constants, in place on arrays; ``lr`` broadcasts against the weights.
+
+    The bias corrections are folded into the step: lr·m̂ / (√v̂ + ε) = lr·√(1 − β₂ᵗ)/(1 − β₁ᵗ) · m / (√v + ε√(1 − β₂ᵗ)),
+    equal in real arithmetic and five passes over the weights fewer.
+    """
+
+    def __init__(self, w: np.ndarray, eps: float = train.EPS) -> None:
+        self.m, self.v, self.tmp, self.t, self.eps = np.zeros_like(w), np.zeros_like(w), np.empty_like(w), 0, eps
+
+    def step(self, w: np.ndarray, g: np.ndarray, lr: np.ndarray) -> None:
+        """One update of ``w`` in place."""
+        self.t += 1
+        m, v, tmp = self.m, self.v, self.tmp
+        np.subtract(g, m, out=tmp)
+        tmp *= 1 - train.BETA1
+        m += tmp                                   # β₁m + (1 − β₁)g
+        np.multiply(g, g, out=tmp)
+        tmp -= v
+        tmp *= 1 - train.BETA2
+        v += tmp                                   # β₂v + (1 − β₂)g²
+        root = np.sqrt(1 - train.BETA2**self.t)
+        np.sqrt(v, out=tmp)
+        tmp += self.eps * root
+        np.divide(m, tmp, out=tmp)
+        tmp *= lr * (root / (1 - train.BETA1**self.t))
+        w -= tmp
+
+
+def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray, np.ndarray, np.ndarray],
+             start: tuple[np.ndarray, np.ndarray], c: np.ndarray | None = None, eps: float = train.EPS
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Losses and saturated shares, (S, rates, divisors, steps) each, for every seed, rate and divisor at once.
+
+    ``batches`` as ``data`` returns them, ``start`` as ``weights`` does; ``c`` defaults to the three divisors,
+    ``eps`` is Adam's ε.
+    A run whose loss stops being finite has overflowed: from then on its loss is inf and its saturated share 1
+    (never NaN). Weights that overflow make the next loss overflow, so they need no check of their own.
+    SGD runs on the Gram matrices (``_sgd``), Adam on the weights themselves.
+    """
+    queries, keys, targets = batches
+    c = divisors(dk) if c is None else np.asarray(c, dtype=float)
+    lrs = np.asarray(lrs, dtype=float)
+    runs = (queries.shape[0], len(lrs), len(c))
+    rate = lrs[None, :, None, None, None]
+    cc = np.broadcast_to(c, runs)
+    losses = np.empty((*runs, queries.shape[1]))
+    saturated = np.empty_like(losses)
+    wq, wk = (np.broadcast_to(w[:, None, None], (*runs, *w.shape[1:])).copy() for w in start)
+    step = _sgd(wq, wk, rate) if optimizer == "sgd" else _adam(wq, wk, rate, eps)
+    alive = np.ones(runs, dtype=bool)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        m = next(step)
+        for r in range(queries.shape[1]):
+            loss, big_g, sat = signal(m, queries[:, None, None, r], keys[:, None, None, r],
+                                      targets[:, None, None, r], cc)
+            alive &= np.isfinite(loss)
+            losses[..., r] = np.where(alive, loss, np.inf)
+            saturated[..., r] = np.where(alive, sat, 1.0)
+            m = step.send(big_g)
+    return losses, saturated
+
+
+def _sgd(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray):
+    """SGD on M = W_Q W_Kᵀ, A = W_Q W_Qᵀ and B = W_K W_Kᵀ (D×D each, whatever d_k is), exact in real arithmetic.
+
+    With W_Q' = W_Q − η Γ W_K and W_K' = W_K − η Γᵀ W_Q (Γ = G / c):
+    M' = M − η(AΓ + ΓB) + η² Γ Mᵀ Γ, A' = A − η(MΓᵀ + ΓMᵀ) + η² Γ B Γᵀ, B' = B − η(MᵀΓ + ΓᵀM) + η² Γᵀ A Γ.
+    A generator: yields M, then receives Γ and yields the next M.
+    """
+    def t(x):
+        return np.swapaxes(x, -1, -2)
+
+    m, a, b = wq @ t(wk), wq @ t(wq), wk @ t(wk)
+    big_g = yield m
+    while True:
+        gt, mt = t(big_g), t(m)
+        m, a, b = (m - rate * (a @ big_g + big_g @ b) + rate**2 * (big_g @ mt @ big_g),
+                   a - rate * (m @ gt + big_g @ mt) + rate**2 * (big_g @ b @ gt),
+                   b - rate * (mt @ big_g + gt @ m) + rate**2 * (gt @ a @ big_g))
+        big_g = yield m
+
+
+def _adam(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray, eps: float):
+    """Adam on the weights, in place; the same protocol as ``_sgd``."""
+    opt = (Adam(wq, eps), Adam(wk, eps))
+    big_g = yield wq @ np.swapaxes(wk, -1, -2)
+    while True:
+        dwq, dwk = big_g @ wk, np.swapaxes(big_g, -1, -2) @ wq
+        opt[0].step(wq, dwq, rate)
+        opt[1].step(wk, dwk, rate)
+        big_g = yield wq @ np.swapaxes(wk, -1, -2)
+
+
+SOURCES = (Path(__file__), Path(train.__file__), Path(rows.__file__))
+"""What the training runs depend on, besides numpy and their arguments: the cache key hashes them."""
+
+
+@functools.lru_cache(maxsize=None)
+def trained(optimizer: str, dk: int) -> tuple[np.ndarray, np.ndarray]:
+    """Losses and saturated shares (S, rates, divisors, steps) of every seed, RATES[optimizer] and divisor.
+
+    Computed once per process, and kept in ``.cache/`` under the hash of everything they depend on
+    (these sources, numpy's version, the seeds, rates and steps), so a build recomputes them only when
+    one of those changed.
+    """
+    key = hashlib.sha256(b"".join(p.read_bytes() for p in SOURCES)
+                         + repr((np.__version__, optimizer, dk, SEEDS, RATES[optimizer], train.STEPS)).encode())
+    path = CACHE / f"train-{optimizer}-{dk}-{key.hexdigest()[:16]}.npz"
+    if path.is_file():
+        with np.load(path) as saved:
+            return saved["losses"], saved["saturated"]
+    losses, saturated = simulate(optimizer, dk, np.array(RATES[optimizer]), data(SEEDS, train.STEPS),
+                                 weights(dk, SEEDS))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for old in CACHE.glob(f"train-{optimizer}-{dk}-*.npz"):
+        old.unlink()
+    np.savez(path, losses=losses, saturated=saturated)
+    return losses, saturated
+
+
+def final(losses: np.ndarray) -> np.ndarray:
+    """Each run's final loss: the mean over its last TAIL steps, inf once it overflowed."""
+    return losses[..., -TAIL:].mean(axis=-1)
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error over seeds of the paired differences a − b (both per seed, finite)."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))

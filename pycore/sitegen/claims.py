@@ -1,0 +1,74 @@
+"""Numbers in the prose, inserted at build time: an empty ``<span data-claim="NAME"></span>`` gets NAME's value.
+
+A page writes where a number goes and which one, never the number itself, so the prose cannot drift from
+the run that backs it. Names are dotted paths into the experiments (``reproduce.saturated.none.256``);
+``names()`` lists them all. The span stays in the page with its name, so a test or a reader's tool can
+find where each number came from. An unknown name fails the build with the names that come closest.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import re
+from collections.abc import Callable
+
+from pycore import train
+from pycore.experiments import lr_sweep, model, reproduce, train_grid
+
+CLAIM = re.compile(r'<span data-claim="(?P<name>[\w.-]+)"></span>')
+
+
+class ClaimError(ValueError):
+    """A claim the experiments do not provide."""
+
+
+def _percent(x: float) -> str:
+    """A share as a whole percentage: 0.559 → 56%."""
+    return f"{round(100 * x)}%"
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Callable[[], str]]:
+    """Every claim name and how to compute its text; nothing runs until a page asks for a name."""
+    out: dict[str, Callable[[], str]] = {}
+    for dk in reproduce.DKS:
+        def share(dk=dk):
+            return reproduce.saturated_shares()[dk]
+        out[f"reproduce.saturated.none.{dk}"] = lambda share=share: reproduce.show(share())
+        out[f"reproduce.saturated.none.{dk}.percent"] = lambda share=share: _percent(share().value)
+    for o, d in itertools.product(train.OPTIMIZERS, train.DIVISORS):
+        out[f"lr-sweep.one-rate.{o}.{d}.rate"] = lambda o=o, d=d: lr_sweep.rate(lr_sweep.one_rate(lr_sweep.sweep(), o, d)[0])
+        out[f"lr-sweep.one-rate.{o}.{d}.cost"] = lambda o=o, d=d: lr_sweep.num(lr_sweep.one_rate(lr_sweep.sweep(), o, d)[1])
+        for dk in model.DKS:
+            out[f"lr-sweep.best.{o}.{dk}.{d}.rate"] = lambda o=o, dk=dk, d=d: lr_sweep.rate(lr_sweep.sweep().best(o, dk, d)[0])
+            out[f"lr-sweep.best.{o}.{dk}.{d}.loss"] = lambda o=o, dk=dk, d=d: lr_sweep.num(lr_sweep.sweep().best(o, dk, d)[1])
+            out[f"train-grid.final.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.num(train_grid.grid().at(o, dk, d).median)
+            out[f"train-grid.range.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.spread(train_grid.grid().at(o, dk, d))
+            if d != "sqrt":
+                out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.difference(
+                    train_grid.grid(), o, dk, "sqrt", d)
+    out["train-grid.seeds"] = lambda: str(len(train_grid.grid().seeds))
+    return out
+
+
+def names() -> list[str]:
+    """Every claim a page may ask for."""
+    return sorted(registry())
+
+
+def value(name: str) -> str:
+    """The text of one claim."""
+    try:
+        compute = registry()[name]
+    except KeyError:
+        near = difflib.get_close_matches(name, registry(), n=3, cutoff=0.5)
+        raise ClaimError(f"unknown claim '{name}'" + (f"; did you mean {', '.join(near)}?" if near else
+                                                      "; see pycore/sitegen/claims.py for the names")) from None
+    return compute()
+
+
+def fill(markdown: str) -> str:
+    """Every empty claim span filled with its value, its name kept."""
+    return CLAIM.sub(lambda m: f'<span data-claim="{m.group("name")}">{value(m.group("name"))}</span>', markdown)
