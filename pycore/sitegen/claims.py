@@ -1,7 +1,8 @@
 """Numbers in the prose, inserted at build time: an empty ``<span data-claim="NAME"></span>`` gets NAME's value.
 
 A page writes where a number goes and which one, never the number itself, so the prose cannot drift from
-the run that backs it. Names are dotted paths into the experiments (``reproduce.saturated.none.256``);
+the run that backs it. Names are dotted paths into the experiments (``reproduce.saturated.none.256``)
+or into a figure's default readouts (``figure.saturation.saturated.percent``);
 ``names()`` lists them all. The span stays in the page with its name, so a test or a reader's tool can
 find where each number came from. An unknown name fails the build with the names that come closest.
 """
@@ -15,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from pycore import train
+from pycore.figures import saturation, summary_pipeline
 from pycore.experiments import lr_sweep, model, reproduce, train_grid
 
 CLAIM = re.compile(r'<span data-claim="(?P<name>[\w.-]+)"></span>')
@@ -50,7 +52,16 @@ def registry() -> dict[str, Callable[[], str]]:
                 out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.difference(
                     train_grid.grid(), o, dk, "sqrt", d)
     out["train-grid.seeds"] = lambda: str(len(train_grid.grid().seeds))
+    out["figure.saturation.saturated.percent"] = lambda: _figure_share(saturation, saturation.State(), "saturated")
+    out["figure.saturation.sqrt.median-max-weight"] = lambda: f"{float(saturation.readouts(saturation.State(divisor='sqrt'))['median-max-weight']):.2f}"
+    out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(
+        float(summary_pipeline.readouts(summary_pipeline.State(scaling="off"))["saturated"]))
     return out
+
+
+def _figure_share(module, state, readout: str) -> str:
+    """A figure's share readout as the percentage its own drawing prints (one decimal)."""
+    return f"{100 * float(module.readouts(state)[readout]):g}%"
 
 
 def names() -> list[str]:
