@@ -62,6 +62,8 @@ class Param:
     """Buttons that set a value, shown after the control: (value, label) pairs."""
     sample: str | None = None
     """A valid non-default value for tests; derived when not given."""
+    scale: str = "linear"
+    """linear or log: how a range control spaces its values (log: whole numbers lo >= 1)."""
 
     def allowed(self) -> str:
         """What the parameter accepts, in words (the teachers' table and every message use this)."""
@@ -102,7 +104,7 @@ class Param:
         """The controls that set this parameter in the article (none, or one plus its presets)."""
         made: tuple[Control, ...] = ()
         if self.control == "range":
-            made = (Range(self.name, self.label, self.lo, self.hi, self.step),)
+            made = (Range(self.name, self.label, self.lo, self.hi, self.step, scale=self.scale),)
         elif self.control == "choice":
             made = (Choice(self.name, self.label, self.options),)
         elif self.control == "text":
