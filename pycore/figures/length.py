@@ -20,7 +20,7 @@ READOUTS = (("median-max-weight", "median largest weight"),
 SCALINGS = (("sqrt", "q·k / √dₖ"), ("log-n", "q·k / √dₖ × s·ln n"))
 PARAMS = (
     params.integer("n", 1024, 2, long_rows.MAX_N, "Keys per row: the length of each softmax.", control="range",
-                   label="n (keys per row)", scale="log", sample="16"),
+                   label="n, keys per row", scale="log", sample="16"),
     _common.dk(64, control="range", label="dₖ", sample="16"),
     params.choice("scaling", "sqrt", SCALINGS,
                   "sqrt: scores q·k/√d_k; log-n: those scores times s·ln n (Scalable-Softmax).",
@@ -33,7 +33,6 @@ PARAMS = (
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over, and their scaling.")
-derived_values = _common.no_derived_values
 update = _common.resample
 
 LOG_LO, LOG_HI, BINS = -4.0, 0.0, 32
@@ -41,6 +40,11 @@ LOG_LO, LOG_HI, BINS = -4.0, 0.0, 32
 SERIES = {"sqrt": "sq-series--sqrt", "log-n": "sq-series--log-n"}
 NAMES = {"sqrt": "÷√dₖ", "log-n": "÷√dₖ × s·ln n"}
 SPOKEN = {"sqrt": "divided by the square root of d_k", "log-n": "also times s times ln n"}
+
+
+def derived_values(state: State) -> dict[str, str]:
+    """The s control shows s to three digits (its default, 1/ln 16, has seventeen); the state keeps it exact."""
+    return {"s": sig(state.s, 3)}
 
 
 def parse(p: params.Params) -> Any:
@@ -109,7 +113,7 @@ def _curve_panel(state: State, current: float) -> str:
     parts = _chart.frame(ax, f"Median largest weight against n, dₖ = {state.dk}", xt, yt, "n, keys per row (log scale)")
     if state.n >= long_rows.CHART_NS[0]:
         x = ax.x(log(float(state.n)) / log(2.0))
-        parts.append(marks.line(x, ax.y.r1, x, ax.y.r0, "sq-target"))
+        parts.append(marks.line(x, ax.y(current), x, ax.y.r0, "sq-target"))
         parts.append(el("g", {"class": f"sq-series {SERIES[state.scaling]}"},
                         [el("circle", {"cx": x, "cy": ax.y(current), "r": 5, "class": "sq-now"})]))
     for name in long_rows.SCALINGS:
