@@ -51,14 +51,9 @@ def test_torch_blocks_parse_and_use_the_documented_arguments():
 
 
 def table(marker: str) -> list[str]:
-    """The body rows of the Markdown table followed by ``{: data-table="marker" }``."""
-    lines = TEXT.split(f'{{: data-table="{marker}" }}')[0].rstrip().splitlines()
-    body = []
-    for line in reversed(lines):
-        if not line.startswith("|"):
-            break
-        body.insert(0, line)
-    return body[2:]
+    """The body rows of the Markdown table inside ``<div ... data-table="marker">``."""
+    inside = TEXT.split(f'data-table="{marker}">')[1].split("</div>")[0]
+    return [line for line in inside.strip().splitlines() if line.startswith("|")][2:]
 
 
 def test_every_model_row_cites_its_source():
@@ -80,7 +75,7 @@ def main_prose() -> list[str]:
     text = re.sub(r"^\?\?\? .*?(?=^\S)", "", text, flags=re.S | re.M)
     out = []
     for paragraph in re.split(r"\n\s*\n", text):
-        if not paragraph.strip() or paragraph.lstrip().startswith(("|", "#", "{:", "*Measured")):
+        if not paragraph.strip() or paragraph.lstrip().startswith(("|", "#", "<div", "</div>", "*Measured")):
             continue
         plain = re.sub(r"\]\([^)]*\)", "]", re.sub(r"<[^>]+>", "", paragraph))
         out.append(re.sub(r"\\\(.*?\\\)", "x", plain, flags=re.S))
