@@ -86,11 +86,16 @@ def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any],
            slice_ms: float | None = None) -> dict[str, Any]:
     """Apply one event; ``set`` re-validates one field through the figure's own parser.
 
+    A log slider sends ``position`` instead of ``value``; its control says which value that is.
+
     A ``set`` of a control that is not a state field (a derived one, like the swing angle)
     goes to the figure's update() as an event of that name.
     """
     module = figures.get(figure_id)
     current = module.parse(from_json(state))
+    log_range = figures.log_ranges(module).get(str(event.get("field")))
+    if event.get("type") == "set" and log_range is not None and "position" in event:
+        event = {**event, "value": log_range.value_at(str(event["position"]))}
     try:
         if event.get("type") == "set" and event.get("field") in p_fields(current):
             p = figures.state_params(current)

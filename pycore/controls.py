@@ -5,12 +5,21 @@ Controls only name a state field (or an event); what a change means is decided i
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+LOG_STOPS_PER_DOUBLING = 8
+"""A log slider moves by a factor 2^(1/8), about 9%, per step."""
 
 
 @dataclass(frozen=True)
 class Range:
-    """A native range slider bound to the state field ``name``."""
+    """A native range slider bound to the state field ``name``.
+
+    With ``scale="log"`` the slider moves over positions 0 ... len(stops) − 1, each a value in ``stops``
+    (whole numbers, spaced evenly in log scale, each one once); the page sends the position and shows
+    the value, and Python maps one to the other.
+    """
 
     name: str
     label: str
@@ -18,6 +27,30 @@ class Range:
     hi: float
     step: float = 1
     kind: str = "range"
+    scale: str = "linear"
+
+    @property
+    def stops(self) -> tuple[int, ...]:
+        """A log slider's values, from lo to hi; empty for a linear one."""
+        if self.scale != "log":
+            return ()
+        count = round(LOG_STOPS_PER_DOUBLING * math.log2(self.hi / self.lo))
+        values = [round(self.lo * (self.hi / self.lo) ** (i / count)) for i in range(count)] + [round(self.hi)]
+        return tuple(sorted(set(values)))
+
+    def value_at(self, position: str) -> str:
+        """The value at a log slider's position (clamped to its ends), as the page sends it."""
+        stops = self.stops
+        try:
+            i = int(float(position))
+        except ValueError:
+            return str(position)
+        return str(stops[min(max(i, 0), len(stops) - 1)])
+
+    def position_of(self, value: float) -> int:
+        """The position of the stop nearest to ``value`` in log scale."""
+        stops = self.stops
+        return min(range(len(stops)), key=lambda i: abs(math.log(stops[i] / value)))
 
 
 @dataclass(frozen=True)

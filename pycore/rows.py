@@ -51,17 +51,17 @@ class Draws(Growing):
     along it the next n normals of the keys' stream.
     """
 
-    def __init__(self, seed: int, n: int) -> None:
+    def __init__(self, seed: int, n: int, gaps: bool = True) -> None:
         super().__init__()
-        self.n = n
+        self.n, self._want_gaps = n, gaps
         self._q = random.Random(f"{seed}:queries")
         self._z = random.Random(f"{seed}:keys")
         self.q2: list[array] = []
         """q2[r][d] = q_1² + ... + q_d² for row r (q2[r][0] = 0)."""
-        self.z: list[tuple[float, ...]] = []
-        """z[r][j]: key j's coordinate along row r's query."""
+        self.z: list[array] = []
+        """z[r][j]: key j's coordinate along row r's query; with n keys, the first m of them are a row of m keys."""
         self.gaps: list[tuple[float, ...]] = []
-        """Per row, max(z) − z_j for the other keys, smallest first (for the saturation test)."""
+        """Per row, max(z) − z_j for the other keys, smallest first (for the saturation test), when asked for."""
 
     def _row(self, r: int) -> None:
         acc, prefix = 0.0, array("d", [0.0])
@@ -69,16 +69,17 @@ class Draws(Growing):
             acc += v * v
             prefix.append(acc)
         self.q2.append(prefix)
-        row = tuple(normals(self._z, self.n))
-        self.z.append(row)
-        top = max(row)
-        self.gaps.append(tuple(top - v for v in sorted(row, reverse=True)[1:]))
+        row = normals(self._z, self.n)
+        self.z.append(array("d", row))
+        if self._want_gaps:
+            top = max(row)
+            self.gaps.append(tuple(top - v for v in sorted(row, reverse=True)[1:]))
 
 
 @lru_cache(maxsize=4)
-def draws(seed: int, n: int) -> Draws:
-    """The shared, growing draws for (seed, n)."""
-    return Draws(seed, n)
+def draws(seed: int, n: int, gaps: bool = True) -> Draws:
+    """The shared, growing draws for (seed, n), with each row's sorted gaps unless ``gaps`` is False."""
+    return Draws(seed, n, gaps)
 
 
 def saturated(gaps: tuple[float, ...], a: float) -> bool:

@@ -30,6 +30,7 @@ MODULES = (
     "summary_pipeline",
     "correlated",
     "train",
+    "length",
 )
 
 
@@ -87,6 +88,15 @@ def state_params(state: Any) -> dict[str, str]:
     return from_json(state_json(state))
 
 
+def log_ranges(module: ModuleType) -> dict[str, Control]:
+    """The figure's log sliders by field name."""
+    return {c.name: c for c in module.CONTROLS if c.kind == "range" and c.scale == "log"}
+
+
 def control_values(module: ModuleType, state: Any) -> dict[str, str]:
-    """What each control should show: the state's fields plus any the figure derives."""
-    return {**state_params(state), **module.derived_values(state)}
+    """What each control should show: the state's fields plus any the figure derives, and for a log
+    slider ``<name>@position``, where its thumb goes."""
+    out = {**state_params(state), **module.derived_values(state)}
+    for name, c in log_ranges(module).items():
+        out[f"{name}@position"] = str(c.position_of(getattr(state, name)))
+    return out

@@ -236,3 +236,131 @@ def test_a_trained_layer_is_confident_where_it_started_unsaturated():
     assert 'the readout "saturated, ÷√dₖ" shows many rows with almost all their weight on one key' in text
     assert float(start["saturated-sqrt"]) == 0 and float(end["saturated-sqrt"]) > 0.3
     assert float(end["loss-sqrt"]) < float(start["loss-sqrt"]) / 2
+
+
+LONG_ROWS = 3000
+
+
+@lru_cache(maxsize=None)
+def long_rows(n: int, scaling: str, dk: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """Largest weight and entropy / ln n of independent numpy rows: one query against n keys, iid N(0, 1).
+
+    For a given query the keys' scores q·k_j are iid N(0, ‖q‖²), so each row is drawn as ‖q‖·z_j (its exact law):
+    ‖q‖² ~ χ²_dk, z_j ~ N(0, 1).
+    """
+    rng = np.random.default_rng(2025 + 13 * n + dk + (7 if scaling == "log-n" else 0))
+    factor = (math.log(n) / math.log(16) if scaling == "log-n" else 1.0) / math.sqrt(dk)
+    norm = np.sqrt(rng.chisquare(dk, LONG_ROWS))
+    largest, ratio = [], []
+    for i in range(0, LONG_ROWS, 250):
+        s = norm[i:i + 250, None] * rng.standard_normal((250, n)) * factor
+        p = np.exp(s - s.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        largest.append(p.max(1))
+        ratio.append(-(p * np.log(np.where(p > 0, p, 1.0))).sum(1) / np.log(n))
+    return np.concatenate(largest), np.concatenate(ratio)
+
+
+def median_band(values: np.ndarray, stated: str) -> bool:
+    """Whether a stated median lies in the sample median's three-standard-error band (order statistics), widened by
+    half a unit of the stated value's last digit."""
+    half = 0.5 * 10.0 ** -len(stated.split(".")[1]) if "." in stated else 0.5
+    lo, hi = np.quantile(values, [0.5 - 3 * 0.5 / math.sqrt(len(values)), 0.5 + 3 * 0.5 / math.sqrt(len(values))])
+    return lo - half <= float(stated) <= hi + half
+
+
+def long_rows_claims() -> dict[str, str]:
+    """Every claimed number on the page by name; a name used twice must state the same number."""
+    import re
+
+    pairs = re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', page("long-rows.md"))
+    claims = dict(pairs)
+    assert all(claims[name] == value for name, value in pairs), "a claim that appears twice says the same"
+    return claims
+
+
+@pytest.mark.parametrize("n", [8, 16, 128, 1024, 4096])
+def test_long_rows_table_is_measured(n):
+    claims = long_rows_claims()
+    largest, ratio = long_rows(n, "sqrt")
+    assert median_band(largest, claims[f"sqrt-{n}"]), (np.median(largest), claims[f"sqrt-{n}"])
+    assert median_band(ratio, claims[f"entropy-{n}"]), (np.median(ratio), claims[f"entropy-{n}"])
+    held, _ = long_rows(n, "log-n")
+    assert median_band(held, claims[f"log-{n}"]), (np.median(held), claims[f"log-{n}"])
+
+
+def test_long_rows_prose_repeats_the_table_and_log_n_holds():
+    claims = long_rows_claims()
+    assert claims["median-16"] == claims["sqrt-16"] and claims["median-1024"] == claims["sqrt-1024"]
+    text = page("long-rows.md")
+    assert "climbs towards <span data-claim=\"entropy-4096\">" in text
+    assert "stays near <span data-claim=\"log-held\">0.15</span> from 128 keys to 4,096" in text
+    for n in (128, 1024, 4096):
+        assert median_band(long_rows(n, "log-n")[0], "0.15") or abs(np.median(long_rows(n, "log-n")[0]) - 0.15) < 0.015
+    assert "\\(s = 1/\\ln 16\\)" in text and "3,000 rows per cell" in text and LONG_ROWS == 3000
+    assert np.median(long_rows(8, "sqrt")[1]) < np.median(long_rows(4096, "sqrt")[1])
+
+
+def test_long_rows_caption_names_the_default_state():
+    from pycore.figures import length
+
+    s = length.State()
+    assert (s.rows, s.n, s.dk, s.scaling) == (200, 1024, 64, "sqrt")
+    assert "200 rows of n = 1024 keys each at dₖ = 64 with ÷√dₖ" in page("long-rows.md")
+    assert "the largest weights sit near one hundredth" in page("long-rows.md")
+    assert 0.005 < float(length.readouts(s)["median-max-weight"]) < 0.02
+    assert float(length.readouts(s)["saturated"]) == 0
+
+
+def test_assumptions_separates_what_the_variance_and_the_counts_need():
+    text = page("assumptions.md")
+    assert "Steps 3 to 6 made one assumption" not in text
+    assert "**The variance, \\(d_k\\), needs less.**" in text and "Nothing has to be normal." in text
+    assert "normal entries, keys independent of the query and a given number of keys" in text
+    # uncorrelated, non-normal products with unit second moments: the variance is still d_k
+    rng = np.random.default_rng(7)
+    dk = 32
+    q = rng.choice([-1.0, 1.0], (200_000, dk))          # Rademacher entries: far from normal
+    k = rng.uniform(-math.sqrt(3), math.sqrt(3), (200_000, dk))  # uniform with variance 1
+    scores = (q * k).sum(1)
+    assert scores.var() == pytest.approx(dk, rel=0.02)
+    # ... but Step 5's share of saturated rows changes with the distribution: normal against Laplace entries of
+    # variance 1 (n = 16, unscaled, d_k = 4), same variance of q·k, several times the saturated share
+    rng = np.random.default_rng(8)
+    shares, variances = [], []
+    for draw in (rng.standard_normal, lambda shape: rng.laplace(0, 1 / math.sqrt(2), shape)):
+        qs, ks = draw((20_000, 4)), draw((20_000, 16, 4))
+        s = np.einsum("rd,rnd->rn", qs, ks)
+        p = np.exp(s - s.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        shares.append(np.mean(p.max(1) > 0.99))
+        variances.append(s.var())
+    assert variances[0] == pytest.approx(4, rel=0.03) and variances[1] == pytest.approx(4, rel=0.03)
+    assert shares[1] - shares[0] > 5 * math.sqrt(shares[1] / 20_000) and shares[1] > 3 * shares[0]
+
+
+def test_assumptions_footnote_reading_is_the_sites():
+    text = page("assumptions.md")
+    assert "This is why the \\(\\sqrt{d_k}\\) is a statement about initialization" not in text
+    assert "this site reads \\(\\sqrt{d_k}\\) as a statement about initialization. That reading is ours" in text
+    assert "where the paper's own footnote stops" not in page("train.md")
+
+
+def test_assumptions_gpt2_initialization_numbers():
+    import re
+
+    claims = dict(re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', page("assumptions.md")))
+    std, width = float(claims["gpt2-std"]), int(claims["gpt2-width"])
+    assert (std, width) == (0.02, 768)
+    assert f"{std * std * width:.2f}" == claims["gpt2-q-variance"]
+    # GPT-2 small, initialized: LayerNorm'd inputs, W_Q and W_K with N(0, 0.02²) entries, heads of d_k = 64
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((4000, width))
+    x = (x - x.mean(1, keepdims=True)) / x.std(1, keepdims=True)
+    wq, wk = rng.normal(0, std, (width, 64)), rng.normal(0, std, (width, 64))
+    q, k = x[:2000] @ wq, x[2000:] @ wk
+    assert q.var() == pytest.approx(std * std * width, rel=0.03)
+    sd = ((q * k).sum(1) / 8).std()
+    assert f"{sd:.1f}" == claims["gpt2-score-std"] and sd == pytest.approx(std * std * width, rel=0.05)
+    assert "the approach of [Gilmer et al. 2023](references.md#gilmer-2023)" in page("assumptions.md")
+    assert "{: #gilmer-2023 }" in page("references.md")

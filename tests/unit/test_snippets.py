@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from pycore import figures, rows
-from pycore.figures import _snippet, correlated, saturation, summary_pipeline
+from pycore.figures import _snippet, correlated, length, saturation, summary_pipeline
 from pycore.svg import fmt, sig
 
 Z = 5.0
@@ -49,6 +49,7 @@ EXTRA = {
     "summary-pipeline": {"dk": "16", "scaling": "off", "seed": "2"},
     "correlated": {"rho": "1", "dk": "8", "divisor": "none", "n": "2", "seed": "3"},
     "train": {"dk": "16", "optimizer": "adam", "lr": "auto", "seed": "2", "step": "50"},
+    "length": {"n": "4096", "dk": "2", "scaling": "log-n", "s": "2", "rows": "50", "seed": "3"},
 }
 """A third state per figure: zero-length arrows, a spike whose top weight rounds to 1, masks, ρ = 1, ..."""
 
@@ -164,6 +165,9 @@ SAMPLED: dict[str, dict[str, Close | Share | Median]] = {
     "correlated": {"mean-score": Close(lambda s: spread(correlated.theory(s)[1] / math.sqrt(correlated.PAIRS))),
                    "std-score": Close(lambda s: spread(_correlated_std_se(s))),
                    "saturated": Share(lambda s: correlated.PAIRS)},
+    "length": {"median-max-weight": Median(lambda s: length.result(s)[0], lambda s: s.rows),
+               "entropy-ratio": Median(lambda s: length.result(s)[1], lambda s: s.rows),
+               "saturated": Share(lambda s: s.rows)},
     "train": {**{f"loss-{d}": Form(0.0, math.inf, ("diverged",)) for d in rows.DIVISORS},
               **{f"saturated-{d}": Form(0.0, 1.0) for d in rows.DIVISORS}},
 }
@@ -178,6 +182,7 @@ EXPECTED: dict[str, Callable[[Any], dict[str, float]]] = {
     "correlated": lambda s: {"mean-score": s.rho * s.dk / _c(s),
                              "std-score": math.sqrt(s.dk * (1 + s.rho * s.rho)) / _c(s)},
     "train": lambda s: {},
+    "length": lambda s: {},
 }
 """The closed form each sampled figure's ``expected`` lines must print (none for saturation's medians and share)."""
 

@@ -132,7 +132,10 @@ export class FigureView {
     for (const [name, value] of Object.entries(answer.values)) {
       this.el.querySelectorAll(`[data-field="${name}"]`).forEach((input) => {
         if (input.type === "radio") input.checked = input.value === value;
-        else if (document.activeElement !== input) input.value = value;
+        else if (input.dataset.scale === "log") {
+          input.setAttribute("aria-valuetext", value); // the thumb is at a position; the value is what is heard
+          if (document.activeElement !== input) input.value = answer.values[`${name}@position`];
+        } else if (document.activeElement !== input) input.value = value;
       });
       const output = this.el.querySelector(`output[data-value="${name}"]`);
       if (output) output.textContent = value;
@@ -303,11 +306,13 @@ export class FigureView {
     });
   }
 
+  // A log slider sends its position; Python says which value that is, and the answer shows it.
   sendField(input) {
+    const log = input.dataset.scale === "log";
     const output = this.el.querySelector(`output[data-value="${input.dataset.field}"]`);
-    if (output) output.textContent = input.value;
+    if (output && !log) output.textContent = input.value;
     this.track = true;
-    this.queue.send({ type: "set", field: input.dataset.field, value: input.value });
+    this.queue.send({ type: "set", field: input.dataset.field, [log ? "position" : "value"]: input.value });
   }
 
   // Play sweeps a range control from its first stop to its last; with reduced motion it jumps between stops.
