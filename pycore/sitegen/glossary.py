@@ -186,6 +186,8 @@ def uses(html: str, page_src: str, glossary: Glossary, order: list[str]) -> list
     """
     if page_src not in glossary.checked():
         return []
+    if page_src not in order:
+        raise GlossaryError(f"{page_src} is checked by the glossary but is not in the navigation")
     here = order.index(page_src)
     parser = _Text(page_src)
     parser.feed(without_asides(html))

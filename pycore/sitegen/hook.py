@@ -211,7 +211,10 @@ def on_page_content(html, page, config, files):
             raise PluginError(f"{src}: figure {i + 1} was lost in Markdown conversion")
         html = html.replace(token, figure)
     terms = _glossary[0]
-    problems = glossary.uses(html, src, terms, list(_titles)) + glossary.missing_anchors(html, src, terms)
+    try:
+        problems = glossary.uses(html, src, terms, list(_titles)) + glossary.missing_anchors(html, src, terms)
+    except glossary.GlossaryError as err:
+        raise PluginError(f"{src}: {err}") from None
     if src in terms.main_path:
         problems += glossary.budget(html)
     if problems:
