@@ -28,6 +28,8 @@ def test_axe_finds_nothing_serious_on_any_page(watched, scheme):
         if "/embed/" not in path:
             expected = "slate" if scheme == "dark" else "default"
             assert page.evaluate("() => document.body.dataset.mdColorScheme") == expected, path
+        # Going deeper asides, cards and "More settings" open, so that what they hold is checked too.
+        page.evaluate("() => document.querySelectorAll('article details').forEach((d) => { d.open = true; })")
         page.add_script_tag(path=str(AXE))
         violations = page.evaluate(SERIOUS)
         if violations:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import article_pages
+from tests.conftest import ROOT, article_pages
 
 PAGES = article_pages()
 
@@ -73,3 +73,38 @@ def test_print_shows_figures_in_their_state_and_no_controls(watched):
     assert not fig.locator(".sq-figure__controls").is_visible()
     assert not fig.locator(".sq-figure__share").is_visible()
     assert fig.locator("[data-readout='variance']").is_visible()
+
+
+def test_a_glossary_term_shows_its_definition_on_hover_and_on_keyboard_focus(watched):
+    """Material's own tooltip, from the glossary's abbreviations: the first use of a term takes focus."""
+    from pycore.sitegen import glossary
+
+    definition = next(t.definition for t in glossary.load(ROOT / "site_src" / "glossary.yml").terms
+                      if t.term == "variance")
+    page = watched.open("/step-4/", ready=None)
+    term = page.locator("article abbr[tabindex='0']", has_text="variance").first
+    term.focus()
+    tip = page.locator(".md-tooltip2--active")
+    tip.wait_for(timeout=5000)
+    assert tip.inner_text().strip() == definition
+    page.locator("h1").first.focus()
+    page.mouse.move(0, 0)
+    page.wait_for_function("() => !document.querySelector('.md-tooltip2--active')")
+    page.locator("article abbr", has_text="variance").nth(1).hover()
+    tip.wait_for(timeout=5000)
+    assert tip.inner_text().strip() == definition
+    assert watched.errors == []
+
+
+def test_going_deeper_asides_are_closed_and_open_from_the_keyboard(watched):
+    page = watched.open("/step-5/", ready=None)
+    aside = page.locator("article details.info").first
+    assert aside.get_attribute("open") is None
+    assert "Going deeper" in aside.locator("summary").inner_text()
+    assert not aside.locator("p").first.is_visible()
+    aside.locator("summary").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(d) => d.open", arg=aside.element_handle())
+    assert aside.locator("p").first.is_visible()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(d) => !d.open", arg=aside.element_handle())
