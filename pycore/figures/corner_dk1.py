@@ -13,7 +13,7 @@ from . import _common, _hist, _snippet
 TITLE = "Corner case: dₖ = 1"
 PAGE = "step-7/"
 HEIGHT = 460
-READOUTS = (("variance-raw", "Var(QKᵀ)"), ("variance-scaled", "Var(QKᵀ/√1)"), ("theory", "theory dₖ/c² = 1/1"),
+READOUTS = (("variance-raw", "Var(q·k)"), ("variance-scaled", "Var(q·k/√1)"), ("theory", "theory dₖ/c² = 1/1"),
             ("standard-error", "standard error of a sample variance"))
 PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", sample="500"), _common.seed())
 CONTROLS = (_common.RESAMPLE,)

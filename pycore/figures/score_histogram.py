@@ -1,4 +1,4 @@
-"""Steps 3 and 6: the histogram of the score QKᵀ for one d_k, optionally divided by √d_k or d_k."""
+"""Steps 3 and 6: the histogram of the score q·k for one d_k, optionally divided by √d_k or d_k."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..rows import divisor_value
 from ..svg import sig, svg, text
 from . import _common, _hist, _snippet
 
-TITLE = "The score QKᵀ for random vectors"
+TITLE = "The score q·k for random vectors"
 PAGE = "step-3/"
 HEIGHT = 520
 READOUTS = (("dk", "dₖ"), ("variance", "variance"), ("std", "standard deviation"), ("theory", "theory dₖ/c²"))

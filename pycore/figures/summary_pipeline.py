@@ -16,7 +16,7 @@ from . import _chart, _common, _hist, _snippet
 TITLE = "The whole argument in one picture"
 PAGE = "summary/"
 HEIGHT = 720
-READOUTS = (("dk", "dₖ"), ("score-std", "standard deviation of QKᵀ"),
+READOUTS = (("dk", "dₖ"), ("score-std", "standard deviation of q·k"),
             ("scaled-std", "standard deviation after the scaling stage"),
             ("saturated", "saturated rows (largest weight > 0.99)"),
             ("max-weight", "median largest weight"), ("gradient", "median ‖J‖"))
@@ -119,7 +119,7 @@ def render(state: State) -> str:
     return "".join([
         _stage("1 · two random arrows", f"a random query and key with {state.dk} coordinates", arrow_parts),
         _stage("2 · dot product", f"their dot product is {fmt(dot(q, k), 2)}", [
-            text(W / 2, 84, f"Q·Kᵀ = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
+            text(W / 2, 84, f"q·k = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
             text(W / 2, 114, f"a sum of {state.dk} products", "sq-tick", "middle")]),
         _stage(f"3 · wide score, sd {fmt(sd_raw, 2)}", f"the scores spread with standard deviation {fmt(sd_raw, 2)}",
                raw_parts),

@@ -15,7 +15,7 @@ from . import _common, _snippet
 TITLE = "Variance adds up: one unit per product"
 PAGE = "step-4/"
 HEIGHT = 560
-READOUTS = (("dk", "dₖ"), ("total", "measured Var(QKᵀ)"), ("bars", "sum of the bars"))
+READOUTS = (("dk", "dₖ"), ("total", "measured Var(q·k)"), ("bars", "sum of the bars"))
 PARAMS = (
     _common.dk(16, control="range", label="dₖ", sample="9"),
     params.integer("n", 4000, 100, 10000, "How many (query, key) pairs the variances are measured on."),
@@ -62,14 +62,14 @@ def render(state: State) -> str:
                                 f"sq-brick sq-brick--{i % 2}"))
         height += v
     parts.append(el("g", {"class": "sq-tower"}, stack))
-    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + … + Var(qₖkₖ)", "sq-tick", "middle"))
+    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + Var(q₂k₂) + … (dₖ bricks)", "sq-tick", "middle"))
     if state.dk <= 24:
         for i, v in enumerate(bars[:3]):
             below = stats.total(bars[:i])
             parts.append(text(x1 + 6, sy(below + v / 2) + 4, f"Var(q{i + 1}k{i + 1}) = {fmt(v, 2)}", "sq-tick"))
     sx0, sx1 = 400, 540
     parts.append(marks.rect(sx0, sy(total), sx1 - sx0, BOTTOM - sy(total), "sq-bar sq-total"))
-    parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, "Var(QKᵀ), measured", "sq-tick", "middle"))
+    parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, "Var(q·k), measured", "sq-tick", "middle"))
     parts.append(text((sx0 + sx1) / 2, sy(total) - 6, sig(total), "sq-value", "middle"))
     parts.append(marks.line(LEFT, sy(state.dk), RIGHT, sy(state.dk), "sq-target"))
     parts.append(text(RIGHT, sy(state.dk) - 6, f"dₖ = {state.dk}", "sq-value", "end"))
