@@ -15,7 +15,7 @@ EXTENT = 2.0
 
 KEY_STEP = 0.1
 BIG_STEP = 0.5
-NAMES = {"q": "Q, the query", "k": "K, the key"}
+NAMES = {"q": "q, the query", "k": "k, the key"}
 PLANE = marks.Plane(left=30, top=10, size=320, extent=EXTENT)
 """Where the arrows' grid sits in its SVG (the same in Steps 1 and 2)."""
 
@@ -68,11 +68,11 @@ def arrow_plane(plane: marks.Plane, q: Vec, k: Vec, behind: Sequence[str] = ()) 
         tx, ty = plane.px(*v)
         parts.append(marks.arrow(ox, oy, tx, ty, cls))
         lx, ly = _label_spot(plane, v)
-        parts.append(text(lx, ly, name.upper(), f"sq-label {cls}", "middle"))
+        parts.append(text(lx, ly, name, f"sq-label {cls}", "middle"))
     for name, v, cls in (("k", k, "sq-k"), ("q", q, "sq-q")):
         tx, ty = plane.px(*v)
         parts.append(marks.handle(
-            tx, ty, name, f"Tip of {NAMES[name]}", f"{name.upper()} = {pair(v)}",
+            tx, ty, name, f"Tip of {NAMES[name]}", f"{name} = {pair(v)}",
             v[0], -EXTENT, EXTENT, cls))
     return parts
 

@@ -18,10 +18,10 @@ TITLE = "The dot product: two arrows, one number"
 PAGE = "step-2/"
 HEIGHT = 640
 READOUTS = (
-    ("dot", "q·k"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
+    ("dot", "score q·k"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
 )
 CONTROLS = (
-    Range("swing", "Swing K from aligned to opposed (degrees)", 0, 180, 1),
+    Range("swing", "Swing k from aligned to opposed (degrees)", 0, 180, 1),
     Play("swing", "Play the swing", stops=(0, 90, 180)),
 )
 PARAMS = _arrows.PARAMS
@@ -168,7 +168,7 @@ def _angle_arc(state: State) -> list[str]:
 
 def render(state: State) -> str:
     """Two SVGs, so a narrow screen can stack them: the arrows, and the terms adding up."""
-    label = (f"Q = {_arrows.pair(state.q)} and K = {_arrows.pair(state.k)}; "
+    label = (f"q = {_arrows.pair(state.q)} and k = {_arrows.pair(state.k)}; "
              f"dot product {fmt(dot(state.q, state.k), 2)}; the arrows are {cue(state)}")
     parts = _arrows.arrow_plane(PLANE, state.q, state.k, behind=_angle_arc(state))
     t1, t2 = terms(state.q, state.k)

@@ -12,7 +12,7 @@ from ._common import no_derived_values, nothing_to_prepare
 TITLE = "Query and key: two arrows"
 PAGE = "step-1/"
 HEIGHT = 520
-READOUTS = (("q", "Q"), ("k", "K"))
+READOUTS = (("q", "q"), ("k", "k"))
 PARAMS = _arrows.PARAMS
 CONTROLS = ()
 PLANE = _arrows.PLANE
@@ -29,7 +29,7 @@ def update(state: State, event: Mapping[str, Any]) -> State:
 
 def render(state: State) -> str:
     """The plane with both arrows."""
-    label = f"Two arrows from one origin: Q = {_arrows.pair(state.q)}, K = {_arrows.pair(state.k)}"
+    label = f"Two arrows from one origin: q = {_arrows.pair(state.q)}, k = {_arrows.pair(state.k)}"
     return svg(380, 350, label, _arrows.arrow_plane(PLANE, state.q, state.k), "sq-query-key", interactive=True)
 
 

@@ -1,4 +1,8 @@
-"""Step 5: the same raw scores through softmax, gently and multiplied by c; big c makes a spike."""
+"""Step 5: the same raw scores through softmax, gently and stretched; a big stretch makes a spike.
+
+The multiplier is ``stretch`` (c is the site's letter for a divisor only). Links and embed
+addresses written before it was renamed say ``c=``, which ``parse`` still accepts.
+"""
 
 from __future__ import annotations
 
@@ -8,27 +12,30 @@ from typing import Any
 
 from .. import params
 from ..softmax import entropy, jacobian_norm, softmax
+from ..params import ParamError
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
 from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
-TITLE = "Softmax: gentle scores and scaled-up scores"
+TITLE = "Softmax: gentle scores and stretched scores"
 PAGE = "step-5/"
 HEIGHT = 620
-READOUTS = (("c", "c"), ("max-weight", "largest weight"), ("entropy", "entropy (nats)"),
+READOUTS = (("stretch", "stretch"), ("max-weight", "largest weight"), ("entropy", "entropy (nats)"),
             ("gradient", "gradient signal ‖J‖"))
 SCORE_RANGE = 3.0
+ALIAS = "c"
+"""The stretch's name before it was renamed, still accepted in addresses and markers."""
 PARAMS = (
     params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
                   "Raw scores of a handful of words, each in [-3, 3].", control="text",
                   label="raw scores (comma-separated, −3 to 3)", sample="1,0,-1"),
-    params.number("c", 8.0, 0, 64, "The factor applied to the scores in the right-hand panel, in [0, 64].",
-                  control="range", label="scale c", step=0.5, sample="2.5",
-                  presets=(("1", "1 (÷√dₖ)"), ("8", "√64 = 8"), ("16", "√256 = 16"))),
+    params.number("stretch", 8.0, 0, 64, "What every score is multiplied by in the right-hand panel, in [0, 64] "
+                  f"(old links may call it {ALIAS}).", control="range", label="stretch", step=0.5, sample="2.5",
+                  presets=(("1", "1"), ("8", "8 = √64"), ("16", "16 = √256"))),
 )
 CONTROLS = params.controls(PARAMS)
-State = params.state_class(PARAMS, "A raw pattern of scores and the factor that multiplies it.")
+State = params.state_class(PARAMS, "A raw pattern of scores and the stretch that multiplies it.")
 derived_values = _common.no_derived_values
 prepare = _common.nothing_to_prepare
 RAW = Panel(left=36, top=44, width=180, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
@@ -38,7 +45,11 @@ KEY_STEP = 0.1
 
 
 def parse(p: params.Params) -> Any:
-    """State from ``scores`` (2 to 8 numbers in [-3, 3]) and ``c`` (0 to 64)."""
+    """State from ``scores`` (2 to 8 numbers in [-3, 3]) and ``stretch`` (0 to 64), which may be called ``c``."""
+    if ALIAS in p:
+        if "stretch" in p:
+            raise ParamError(f"give stretch or its old name {ALIAS}, not both")
+        p = {("stretch" if name == ALIAS else name): value for name, value in p.items()}
     return params.parse(PARAMS, State, p)
 
 
@@ -67,29 +78,29 @@ def render(state: State) -> str:
     """Raw scores (draggable), softmax(s) and softmax(c·s), as three SVGs side by side."""
     labels = words(len(state.scores))
     gentle = softmax(state.scores)
-    scaled = softmax([state.c * s for s in state.scores])
+    scaled = softmax([state.stretch * s for s in state.scores])
     raw_label = f"Raw scores {', '.join(fmt(s) for s in state.scores)}; drag a bar to change its score"
     raw = bar_panel(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
     gentle_parts = bar_panel(WEIGHTS, gentle, labels, "softmax(s)", "sq-weight")
     gentle_parts.append(text(WEIGHTS.left, 318, summary(gentle), "sq-tick"))
-    scaled_parts = bar_panel(WEIGHTS, scaled, labels, f"softmax({fmt(state.c, 2)} · s)", "sq-weight sq-weight--scaled")
+    scaled_parts = bar_panel(WEIGHTS, scaled, labels, f"softmax({fmt(state.stretch, 2)} · s)", "sq-weight sq-weight--scaled")
     scaled_parts.append(text(WEIGHTS.left, 318, summary(scaled), "sq-tick"))
     return (svg(230, 330, raw_label, raw, "sq-softmax-spike sq-svg--stage", interactive=True)
             + svg(230, 330, f"Softmax of the raw scores: largest weight {fmt(max(gentle), 2)}", gentle_parts,
                   "sq-svg--stage")
-            + svg(230, 330, f"Softmax after multiplying by {fmt(state.c)}: largest weight {fmt(max(scaled), 3)}",
+            + svg(230, 330, f"Softmax after stretching by {fmt(state.stretch)}: largest weight {fmt(max(scaled), 3)}",
                   scaled_parts, "sq-svg--stage"))
 
 
 def readouts(state: State) -> dict[str, str]:
-    """Largest weight, entropy and Jacobian norm of softmax(c · s)."""
-    p = softmax([state.c * s for s in state.scores])
-    return {"c": fmt(state.c, 2), "max-weight": sig(max(p)), "entropy": sig(entropy(p)),
+    """The stretch, and the largest weight, entropy and Jacobian norm of softmax(stretch · s)."""
+    p = softmax([state.stretch * s for s in state.scores])
+    return {"stretch": fmt(state.stretch, 2), "max-weight": sig(max(p)), "entropy": sig(entropy(p)),
             "gradient": sig(jacobian_norm(p))}
 
 
-SNIPPET = """p = softmax(c * scores)
-print("c:", fmt(c, 2))
+SNIPPET = """p = softmax(stretch * scores)
+print("stretch:", fmt(stretch, 2))
 print("max-weight:", sig(p.max()))
 print("entropy:", sig(entropy(p)))
 print("gradient:", sig(jacobian_norm(p)))
@@ -97,7 +108,7 @@ print("gradient:", sig(jacobian_norm(p)))
 
 
 def snippet(state: State) -> str:
-    """softmax(c · s) and its three numbers in numpy."""
-    return _snippet.script(TITLE, {"scores": state.scores, "c": state.c}, SNIPPET,
-                           {"scores": "the raw scores", "c": "the factor that multiplies them"})
+    """softmax(stretch · s) and its three numbers in numpy."""
+    return _snippet.script(TITLE, {"scores": state.scores, "stretch": state.stretch}, SNIPPET,
+                           {"scores": "the raw scores", "stretch": "what every score is multiplied by"})
 

@@ -63,7 +63,7 @@ def render(state: State) -> str:
                                 f"sq-brick sq-brick--{i % 2}"))
         height += v
     parts.append(el("g", {"class": "sq-tower"}, stack))
-    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + … + Var(q_dₖ k_dₖ)", "sq-tick", "middle"))
+    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + Var(q₂k₂) + … (dₖ bricks)", "sq-tick", "middle"))
     if state.dk <= 24:
         for i, v in enumerate(bars[:3]):
             below = stats.total(bars[:i])

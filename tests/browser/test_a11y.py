@@ -120,7 +120,7 @@ def test_readouts_are_announced_when_a_drag_ends_not_during_it(watched):
     page.mouse.up()
     page.wait_for_function("([r, s]) => r.textContent !== s", arg=[region.element_handle(), start])
     readout = fig.locator("[data-readout='dot']").text_content()
-    assert f"Q·Kᵀ {readout}" in region.text_content()
+    assert f"score q·k {readout}" in region.text_content()
 
 
 def test_reduced_motion_play_jumps_between_stops(watched):

@@ -46,7 +46,7 @@ def test_reset_restores_the_built_state_after_drags_and_sliders(watched):
     fig, fid = "#fig-softmax-spike", "softmax-spike"
     start = watched.state(fig)
     drag(page, fig, "s2", 0, 40)
-    page.locator(f"{fig} input[data-field='c']").fill("20")
+    page.locator(f"{fig} input[data-field='stretch']").fill("20")
     watched.settle(fig)
     assert watched.state(fig) != start
     open_actions(page, fig)
@@ -95,7 +95,7 @@ def test_downloads_are_standalone_and_carry_the_state(watched, tmp_path):
     text = path.read_text(encoding="utf-8")
     root = ET.fromstring(text)
     ns = "{http://www.w3.org/2000/svg}"
-    assert root.tag == f"{ns}svg" and root.find(f"{ns}title").text == "The score QKᵀ for random vectors"
+    assert root.tag == f"{ns}svg" and root.find(f"{ns}title").text == "The score q·k for random vectors"
     assert "dk=16" in root.find(f"{ns}desc").text
     assert "url(" not in text and "var(" not in text and "http" not in text.replace("http://www.w3.org/2000/svg", "")
     assert 'href="' not in text

@@ -44,7 +44,7 @@ def test_arrow_keys_move_the_focused_tip(watched):
     page.evaluate("() => document.activeElement.blur()")  # Material marks focus with a class; drop it
     assert watched.svg(DOT) == svg and watched.readouts(DOT) == readouts
     announced = page.locator(f"{DOT} [data-announce]").text_content()
-    assert f"Q·Kᵀ {readouts['dot']}" in announced
+    assert f"score q·k {readouts['dot']}" in announced
 
 
 def test_swing_slider_turns_k_to_opposed(watched):

@@ -64,7 +64,7 @@ def test_another_figure_answers_while_one_is_working(watched):
     page.locator(f"{sat} input[data-field='rows']").fill("2000")
     page.wait_for_function("(sel) => document.querySelector(sel).dataset.busy === 'true'", arg=sat, timeout=10_000)
     before = watched.state(spike)
-    page.locator(f"{spike} input[data-field='c']").fill("3")
+    page.locator(f"{spike} input[data-field='stretch']").fill("3")
     page.wait_for_function("([s, b]) => document.querySelector(s).dataset.state !== b", arg=[spike, json.dumps(before, separators=(",", ":"))],
                            timeout=10_000)
     assert page.locator(sat).get_attribute("data-busy") == "true", "the second figure answered between slices"

@@ -25,10 +25,10 @@ def act(watched, selector, figure_id, action):
 def test_softmax_spike_every_control(watched):
     page = watched.open("/step-5/")
     fig, fid = "[data-figure='softmax-spike']", "softmax-spike"
-    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='c']").fill("20"))
-    assert state["c"] == 20 and float(r["max-weight"]) > 0.99
-    state, r = act(watched, fig, fid, lambda f: f.locator("button[data-set='c'][data-value='1']").click())
-    assert state["c"] == 1 and float(r["max-weight"]) < 0.6
+    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='stretch']").fill("20"))
+    assert state["stretch"] == 20 and float(r["max-weight"]) > 0.99
+    state, r = act(watched, fig, fid, lambda f: f.locator("button[data-set='stretch'][data-value='1']").click())
+    assert state["stretch"] == 1 and float(r["max-weight"]) < 0.6
     before = watched.state(fig)
     drag(page, fig, "s2", 0, 60)
     state, _ = check(watched, fig, fid, before)
@@ -117,3 +117,19 @@ def test_softmax_scores_can_be_typed_and_bad_text_gets_a_message(watched):
     status = page.locator(f"{fig} [data-status]")
     status.filter(has_text="scores must be 2 to 8 comma-separated numbers").wait_for(timeout=10_000)
     assert watched.state(fig) == state, "a bad value leaves the figure as it was"
+
+
+def test_old_links_with_c_still_set_the_stretch(watched):
+    """Teachers' links from before the rename say c=: the embed page and an article link both read it as the stretch."""
+    page = watched.page
+    page.goto(watched.server.url + "/embed/softmax-spike/?c=20&scores=1,0,-1")
+    page.wait_for_selector("[data-figure][data-ready='true']", timeout=60_000)
+    state = watched.state("[data-figure]")
+    assert state["stretch"] == 20 and state["scores"] == [1, 0, -1] and "c" not in state
+    assert page.locator("[data-figure]").get_attribute("data-error") is None
+    svg, readouts = expected("softmax-spike", state)
+    assert watched.readouts("[data-figure]") == readouts and readouts["stretch"] == "20"
+    page.goto(watched.server.url + "/step-5/#fig-softmax-spike?c=16")
+    page.wait_for_selector("#fig-softmax-spike[data-ready='true']", timeout=60_000)
+    assert watched.state("#fig-softmax-spike")["stretch"] == 16
+    assert watched.errors == []

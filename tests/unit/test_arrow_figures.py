@@ -71,4 +71,4 @@ def test_swing_outside_range_is_refused():
 def test_render_is_deterministic_and_accessible(module):
     a, b = module.render(module.State()), module.render(module.State())
     assert a == b
-    assert a.count('role="slider"') == 2 and 'aria-valuetext="Q = (1.5, 0.5)"' in a
+    assert a.count('role="slider"') == 2 and 'aria-valuetext="q = (1.5, 0.5)"' in a

@@ -39,7 +39,7 @@ EXTRA = {
     "dot-product": {"q": "-2,0", "k": "0,0"},
     "score-histogram": {"dk": "256", "divisor": "dk", "n": "1000", "seed": "3"},
     "variance-tower": {"dk": "64", "n": "1000", "seed": "7"},
-    "softmax-spike": {"scores": "2,-1,0.5", "c": "40"},
+    "softmax-spike": {"scores": "2,-1,0.5", "stretch": "40"},
     "nudge": {"scores": "2,-1,0.5", "stretch": "16", "delta": "0.01", "target": "2"},
     "saturation": {"dk": "512", "n": "32", "divisor": "none", "rows": "300", "seed": "4"},
     "corner-dk1": {"n": "10000", "seed": "3"},

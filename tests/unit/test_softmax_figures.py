@@ -27,7 +27,7 @@ def np_readouts(p):
 
 @pytest.mark.parametrize("c", [0.0, 1.0, 8.0, 64.0])
 def test_spike_readouts_match_numpy(c):
-    s = softmax_spike.State(c=c)
+    s = softmax_spike.State(stretch=c)
     mx, ent, grad = np_readouts(np_softmax(np.array(s.scores) * c))
     r = softmax_spike.readouts(s)
     assert float(r["max-weight"]) == pytest.approx(mx, rel=5e-4)
@@ -35,15 +35,16 @@ def test_spike_readouts_match_numpy(c):
     assert float(r["gradient"]) == pytest.approx(grad, rel=5e-4, abs=1e-12)
 
 
-def test_spike_grows_as_c_grows():
-    r = [softmax_spike.readouts(softmax_spike.State(c=c)) for c in (1, 8, 64)]
+def test_spike_grows_as_the_stretch_grows():
+    r = [softmax_spike.readouts(softmax_spike.State(stretch=c)) for c in (1, 8, 64)]
     assert float(r[0]["max-weight"]) < float(r[1]["max-weight"]) < float(r[2]["max-weight"])
     assert float(r[0]["gradient"]) > float(r[1]["gradient"]) > float(r[2]["gradient"])
 
 
 @pytest.mark.parametrize("params,message", [
-    ({"c": "65"}, "c must be a number from 0 to 64, got '65'"),
-    ({"c": "x"}, "c must be a number from 0 to 64, got 'x'"),
+    ({"stretch": "65"}, "stretch must be a number from 0 to 64, got '65'"),
+    ({"c": "x"}, "stretch must be a number from 0 to 64, got 'x'"),
+    ({"c": "2", "stretch": "3"}, "give stretch or its old name c, not both"),
     ({"scores": "1"}, "scores must be 2 to 8 comma-separated numbers from -3 to 3, got '1'"),
     ({"scores": "1,2,a"}, "scores must be 2 to 8 comma-separated numbers from -3 to 3, got '1,2,a'"),
     ({"scores": "1,9"}, "scores must be 2 to 8 comma-separated numbers"),
@@ -51,6 +52,17 @@ def test_spike_grows_as_c_grows():
 def test_spike_bad_params(params, message):
     with pytest.raises(ParamError, match=message):
         softmax_spike.parse(params)
+
+
+def test_spike_stretch_is_named_stretch_and_old_links_with_c_still_work():
+    assert softmax_spike.parse({"c": "20", "scores": "1,0"}) == softmax_spike.State(stretch=20.0, scores=(1.0, 0.0))
+    assert softmax_spike.readouts(softmax_spike.parse({"c": "1"}))["stretch"] == "1"
+    assert [name for name, _ in softmax_spike.READOUTS][0] == "stretch"
+    labels = [c.label for c in softmax_spike.CONTROLS] + [t for c in softmax_spike.CONTROLS
+                                                           for _, t in getattr(c, "options", ())]
+    assert "stretch" in labels and not any("c" == w or "÷" in w for w in labels)
+    assert "stretch = np.array" not in softmax_spike.snippet(softmax_spike.State())
+    assert "stretch = 8" in softmax_spike.snippet(softmax_spike.State())
 
 
 def test_spike_drag_and_keys_edit_one_score():
