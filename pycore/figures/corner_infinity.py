@@ -65,14 +65,15 @@ def render(state: State) -> str:
     """The weights after softmax, with the divided scores (and the mask added after them) under the title."""
     d = divided(state)
     p = softmax(scores(state))
-    title = "one score is +∞: a one-hot spike" if state.mode == "inf" else "w3 masked: its weight is exactly 0"
+    title = ("w3's score → +∞: in the limit, a one-hot spike" if state.mode == "inf"
+             else "w3 masked: its weight is exactly 0")
     parts = bar_panel(PANEL, p, words(5), title, "sq-weight", digits=3)
     parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in d),
                       "sq-tick"))
     if state.mode == "mask":
         parts.append(text(PANEL.left, 302, f"then the mask is added to w3's: {_shown(d[2])} + (−10⁹) ≈ −10⁹",
                           "sq-tick"))
-    parts.append(text(PANEL.left, 324, f"gradient signal ‖J‖ = {fmt(jacobian_norm(p), 4)}", "sq-value"))
+    parts.append(text(PANEL.left, 324, f"gradient signal = {fmt(jacobian_norm(p), 4)}", "sq-value"))
     label = f"{title}; the weights are {', '.join(fmt(v, 3) for v in p)}"
     return svg(620, 336, label, parts, "sq-corner-infinity")
 

@@ -70,8 +70,9 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
 
 
 def summary(p: list[float]) -> str:
-    """The one-line description under a weights panel."""
-    return f"max {fmt(max(p), 3)} · entropy {fmt(entropy(p), 2)} · ‖J‖ {fmt(jacobian_norm(p), 3)}"
+    """The one-line description under a weights panel, in Step 5's words (entropy and ‖J‖ are readouts for
+    the expert, who may show them in a marker's ``readouts``)."""
+    return f"largest weight {fmt(max(p), 3)}"
 
 
 def render(state: State) -> str:
