@@ -1,6 +1,8 @@
 import json
 
-from pycore import bridge
+import pytest
+
+from pycore import bridge, train
 from pycore.bridge import handle
 from pycore.figures import FIGURES, dot_product, score_histogram
 from pycore.params import from_json
@@ -44,9 +46,71 @@ def test_unknown_figure_and_op_are_errors_not_exceptions():
     assert call(op="explode")["failed"] is True
 
 
-def test_internal_errors_are_reported_as_failed():
-    a = call(op="update", figure="dot-product", state={"q": [1, 0], "k": [0, 1]}, event={"type": "swing", "value": "x"})
-    assert a["failed"] is True and a["error"].startswith("internal error: ValueError")
+def test_a_figures_bug_is_reported_as_an_internal_error(monkeypatch):
+    def broken(state):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(dot_product, "render", broken)
+    a = call(op="render", figure="dot-product", params={})
+    assert a == {"error": "internal error: ZeroDivisionError: a bug", "failed": True}
+
+
+DEFAULT = {"q": [1.5, 0.5], "k": [0.5, 1.5]}
+
+
+@pytest.mark.parametrize("figure", ["query-key", "dot-product"])
+@pytest.mark.parametrize("x,shown", [("{}", "'{}'"), ([], "'[]'"), (None, "nothing"), (True, "'True'"),
+                                     (float("inf"), "'inf'"), (10**400, "'" + str(10**400)[:37] + "...'")])
+def test_a_drag_whose_x_is_not_a_number_is_drawn_unchanged_with_a_message(figure, x, shown):
+    a = call(op="update", figure=figure, state=DEFAULT, event={"type": "drag", "handle": "k", "x": x, "y": 100})
+    assert a["error"] == f"a drag event needs x as a finite number, got {shown}"
+    assert a["state"] == DEFAULT and a["svg"] == FIGURES[figure].render(FIGURES[figure].parse(from_json(DEFAULT)))
+    assert "failed" not in a
+
+
+def test_every_bar_drag_and_the_swing_name_the_field_they_lack():
+    spike = call(op="update", figure="softmax-spike", state=call(op="render", figure="softmax-spike")["state"],
+                 event={"type": "drag", "handle": "s0"})
+    assert spike["error"] == "a drag event needs y as a finite number, got nothing" and "svg" in spike
+    swing = call(op="update", figure="dot-product", state=DEFAULT, event={"type": "set", "field": "swing", "value": "x"})
+    assert swing["error"] == "a swing event needs value as a finite number, got 'x'" and swing["state"] == DEFAULT
+    missing = call(op="update", figure="dot-product", state=DEFAULT, event={"type": "set", "value": "1"})
+    assert missing["error"] == "the request needs field, text" and missing["state"] == DEFAULT
+
+
+@pytest.mark.parametrize("request_json,message", [
+    ("{", "the request is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ("[1]", "the request must be a JSON object, got a list"),
+    ('{"op": "render", "figure": 3}', "figure must be text, got a number"),
+    ('{"op": "update", "figure": "query-key", "event": {}}', "the request needs state, a JSON object"),
+    ('{"op": "render", "figure": "query-key", "params": "dk=3"}', "params must be a JSON object, got text"),
+    ('{"op": "render", "figure": "query-key", "slice_ms": "soon"}',
+     "slice_ms must be a number from 0 to 10000, got 'soon'"),
+    ('{"op": ["render"]}', "unknown op '['render']'; known ops: render, update, continue, snippet, digest, "
+                           "train-losses, time-train, time-pool"),
+])
+def test_a_malformed_request_gets_a_message_naming_what_is_wrong(request_json, message):
+    assert json.loads(handle(request_json)) == {"error": message, "failed": True}
+
+
+@pytest.mark.parametrize("request_,message", [
+    ({"op": "digest", "seed": 1, "count": 10**9}, "count must be a whole number from 1 to 200000, got '1000000000'"),
+    ({"op": "time-pool", "seed": 1, "n": 4000, "dk": 512}, "dk must be a whole number from 1 to 64, got '512'"),
+    ({"op": "time-train", "dk": 64, "optimizer": "sgd", "seed": 1, "steps": 10**6},
+     f"steps must be a whole number from 1 to {train.STEPS}, got '1000000'"),
+    ({"op": "train-losses", "dk": 8, "divisor": "sqrt", "optimizer": "adam", "lr": "auto", "seed": 1},
+     f"the request needs steps: a whole number from 1 to {train.STEPS}"),
+])
+def test_benchmark_and_test_operations_refuse_sizes_past_their_bounds(request_, message):
+    assert call(**request_) == {"error": message, "failed": True}
+
+
+def test_train_losses_reads_the_learning_rate_as_the_train_figure_does():
+    run = train.Trainer(8, "sqrt", "adam", train.LR["adam"], 3)
+    run.ensure(5)
+    for lr in ("auto", train.LR["adam"]):
+        got = call(op="train-losses", dk=8, divisor="sqrt", optimizer="adam", lr=lr, seed=3, steps=5)
+        assert got == {"losses": run.losses}
 
 
 def test_every_figure_renders_its_default_through_the_bridge():
