@@ -1,8 +1,11 @@
 import json
+import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pycore import bridge, train
+from pycore import bridge, figures, train
 from pycore.bridge import handle
 from pycore.figures import FIGURES, dot_product, score_histogram
 from pycore.params import from_json
@@ -148,3 +151,96 @@ def test_saturation_shows_the_rows_drawn_so_far_and_correlated_only_progress():
     corr = json.loads(handle(json.dumps({"op": "render", "figure": "correlated", "params": {"seed": "78", "n": "300"},
                                          "slice_ms": 1})))
     assert corr["busy"] and "svg" not in corr and corr["progress"].startswith("drawing pair ")
+
+
+# --- Property: random and hostile requests get a drawing or a message, never an internal error ----------
+
+NUMBERS = (st.integers() | st.integers(min_value=10**300, max_value=10**400) | st.floats()
+           | st.sampled_from([math.inf, -math.inf, math.nan, 1e308, -0.0, 5e-324]))
+SCALARS = st.none() | st.booleans() | NUMBERS | st.text(max_size=8)
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                          max_size=2), max_leaves=4)
+FIELDS = sorted({spec.name for m in FIGURES.values() for spec in m.PARAMS} | set(bridge.BENCH) | {"swing"})
+EVENTS = ["drag", "key", "set", "swing", "resample", "run", "pause", "reset", "noop"]
+HANDLES = ["q", "k", "s0", "s7", "s9", "w0", "w2", "w99", ""]
+KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "x"]
+NUMERIC_TEXT = st.sampled_from(["0", "1", "-1", "180", "250", "1e400", "nan", "inf", "1,2", " 3 ", "0x10", "١٢"])
+VALID = {spec.name: [figures.state_params(m.State())[spec.name], spec.example()]
+         for m in FIGURES.values() for spec in m.PARAMS}
+"""Values some figure accepts for each parameter (a default and a sample), so requests also reach real drawings."""
+BENCH_OPS = ("digest", "train-losses", "time-train", "time-pool")
+BENCH_SMALL = {"seed": [1, "2"], "count": [10, 1000], "n": [100, 200], "dk": [1, 4], "divisor": ["none", "sqrt"],
+               "optimizer": ["sgd", "adam"], "lr": ["auto", 0.01], "steps": [1, 3]}
+"""Small valid sizes for the benchmark and test operations, so that thousands of requests stay quick."""
+DROP = object()
+
+
+def values(name=None):
+    """A field's value: one that a figure accepts, or anything at all."""
+    valid = [st.sampled_from(VALID[name] + BENCH_SMALL.get(name, []))] if name in VALID else []
+    return st.one_of(*valid, JSON, NUMBERS, NUMERIC_TEXT)
+
+
+COORDINATE = st.floats(0, 400) | NUMBERS | NUMERIC_TEXT | JSON
+"""A pointer position in SVG units: a real one, or anything at all."""
+EVENT = st.one_of(
+    st.fixed_dictionaries({"type": st.just("drag"), "handle": st.sampled_from(HANDLES)},
+                          optional={"x": COORDINATE, "y": COORDINATE}),
+    st.fixed_dictionaries({"type": st.just("key"), "handle": st.sampled_from(HANDLES) | JSON,
+                           "key": st.sampled_from(KEYS) | JSON}, optional={"shift": JSON}),
+    st.fixed_dictionaries({"type": st.just("set")}, optional={"field": st.sampled_from(FIELDS) | JSON,
+                                                              "value": values("dk") | values("q") | values()}),
+    st.fixed_dictionaries({"type": st.just("swing")}, optional={"value": COORDINATE}),
+    st.fixed_dictionaries({"type": st.sampled_from(EVENTS) | JSON}, optional={"handle": JSON, "x": JSON}),
+    JSON)
+"""Events of every kind the page sends, each with hostile fields, and anything else."""
+CHANGES = st.lists(st.sampled_from(FIELDS).flatmap(lambda name: st.tuples(st.just(name), st.just(DROP) | values(name))),
+                   max_size=3)
+REQUEST = st.fixed_dictionaries(
+    {"op": st.one_of(*[st.sampled_from(["render", "update", "continue"])] * 4, st.sampled_from([*bridge.OPS, "nope"]),
+                     st.sampled_from([None, 3, "", ["render"], {"op": "render"}])), "event": EVENT,
+     "changes": CHANGES},
+    optional={"params": st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=4), values(), max_size=3) | JSON,
+              "slice_ms": st.sampled_from([0, 1, 5]) | values(), "state": JSON, "figure": JSON})
+
+
+def addressed(body, figure):
+    """The request ``body`` for one figure: its default state with the body's changes (and its bench arguments)."""
+    request = {name: value for name, value in body.items() if name != "changes"}
+    request.setdefault("figure", figure)
+    state = figures.state_json(FIGURES[figure].State()) if figure in FIGURES else {}
+    bench = request["op"] in BENCH_OPS
+    if bench:
+        request.update({name: sizes[0] for name, sizes in BENCH_SMALL.items()})
+    for name, value in body["changes"]:
+        target = request if bench and name in bridge.BENCH else state if name in state else None
+        if target is None:
+            continue
+        if value is DROP:
+            target.pop(name, None)
+        else:
+            target[name] = value
+    request.setdefault("state", state)
+    return request
+
+
+def strict_json(text):
+    """The answer as the page's JSON.parse reads it: NaN and Infinity are not JSON."""
+    return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in an answer"))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(REQUEST)
+def test_random_and_hostile_requests_get_a_drawing_or_a_message(body):
+    """Each drawn request goes to every figure (and to an unknown one): 4,200 requests."""
+    for figure in [*FIGURES, "nope"]:
+        request = addressed(body, figure)
+        out = strict_json(handle(json.dumps(request)))
+        assert not out.get("error", "").startswith("internal error"), (request, out)
+        if "error" in out:
+            assert isinstance(out["error"], str) and out["error"], (request, out)
+        elif request.get("op") in ("render", "update", "continue"):
+            assert "svg" in out or (out.get("busy") and out["progress"]), (request, out)
+        else:
+            assert set(out) & {"snippet", "digest", "losses", "seconds"}, (request, out)
