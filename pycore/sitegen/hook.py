@@ -6,6 +6,8 @@ raises PluginError naming the page, so ``mkdocs build --strict`` fails instead o
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 import sys
 from pathlib import Path
@@ -17,12 +19,15 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.sitegen import cards, embed, markers, math, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
+from pycore.sitegen import cards, embed, markers, math, oembed, offline, pack, reproduce, stdlib, train_grid  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker  # noqa: E402
 
+log = logging.getLogger("mkdocs.hooks.sqrt_dk")
 _rendered: dict[str, list[str]] = {}
 _runtime: list[pack.Runtime] = []
+_site_url: list[str | None] = [None]
+"""The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
 _serving = False
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
@@ -57,7 +62,9 @@ def on_startup(command, dirty):
 
 
 def on_config(config):
-    """Pack the core and trace the standard library once per build: pages name both in their preload hints."""
+    """Note the published address, if any; pack the core and trace the standard library once per build:
+    pages name both in their preload hints."""
+    _site_url[0] = config["site_url"] or None
     try:
         core, library = stdlib.compiled_archives()
         _runtime[:] = [pack.Runtime(core=core, stdlib=library)]
@@ -98,8 +105,22 @@ def _train_grid(root: str) -> str:
     return train_grid.markdown(train_grid.grid())
 
 
-PARTS = {"all-cards": _all_cards, "figure-reference": reference, "reproduction-table": _reproduction,
-         "train-grid": _train_grid}
+def _figure_reference(root: str) -> str:
+    """Every figure's parameters, snippet and live example, for the teachers' page."""
+    return reference(root, _site_url[0])
+
+
+def _machine_readable(root: str) -> str:
+    """The teachers' sections on oEmbed and the figure list: their addresses, or how to get them."""
+    example = "score-histogram"
+    first = oembed.entry(example, _site_url[0] or "/")["parameters"][0]
+    return ENV.get_template("machine-readable.md.j2").render(
+        root=root, site_url=_site_url[0] and oembed.base(_site_url[0]), example=example,
+        parameter=json.dumps(first, ensure_ascii=False))
+
+
+PARTS = {"all-cards": _all_cards, "figure-reference": _figure_reference, "machine-readable": _machine_readable,
+         "reproduction-table": _reproduction, "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 
@@ -169,17 +190,23 @@ def on_post_page(output, page, config):
     return output.replace("</head>", _runtime[0].preload_links(_site_root(page.url)) + "</head>", 1)
 
 
+UNPUBLISHED = ("No SITE_URL: this build names no address, so it has no oEmbed responses, no embed/figures.json "
+               "and no pages in sitemap.xml; to publish, build with SITE_URL set to the site's address, "
+               "e.g. SITE_URL=https://example.org/course/ make site")
+"""The one line a build without ``SITE_URL`` prints (information, not a warning: --strict must pass)."""
+
+
 def on_post_build(config):
-    """Write the compiled core and library and the module naming them, vendor files, one embed page and
-    oEmbed response per figure and the list of figures (the last two need ``site_url``, since they hold
-    absolute addresses),
+    """Write the compiled core and library and the module naming them, vendor files, one embed page per
+    figure, with ``site_url`` also each figure's oEmbed response and the list of figures (they hold
+    absolute addresses, so a build without it leaves them out and says so in one line),
     and last, once every file is there, the service worker with the list of files it keeps offline.
     ``mkdocs serve`` gets no service worker, which would keep showing the pages as they were."""
-    if not config["site_url"]:
-        raise PluginError("site_url is not set: the oEmbed responses and embed/figures.json need the site's address")
     site = Path(config["site_dir"])
     pack.write_runtime(site, _runtime[0])
-    embed.write_pages(site, config["site_url"], config["site_name"], _runtime[0].preload_links("../../"))
+    embed.write_pages(site, _site_url[0], config["site_name"], _runtime[0].preload_links("../../"))
+    if _site_url[0] is None:
+        log.info(UNPUBLISHED)
     if not _serving:
         offline.write_worker(site)
 
