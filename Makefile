@@ -25,6 +25,7 @@ site: deps
 serve: site
 	$(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
+# Chromium and nginx for the browser tests, installed when missing (tests/browser_setup.py).
 browser: deps
 	$(PY) -m tests.browser_setup
 

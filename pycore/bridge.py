@@ -8,9 +8,16 @@ figure's starting state with ``show`` set, and that state's right choice and why
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
-"time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). Every answer for a figure carries ``state``, ``svg``,
-``readouts`` and ``values``, and ``caption`` where the figure has a live caption line; a problem adds
-``error`` and never raises.
+"time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). Every answer for a figure
+carries ``state``, ``svg``, ``readouts`` and ``values``, and ``caption`` where the figure has a live
+caption line; a problem adds ``error`` and never raises.
+
+Every request is answered with a drawing or a message. Each field is read once, in ``handle``'s
+helpers or in ``figures._common.number`` for an event's numbers, and anything malformed (not
+JSON, a missing or mistyped field, a coordinate that is not a finite number, an unknown figure or
+op) is an ``error`` naming the field, with ``failed: true`` when nothing could be drawn. The
+benchmark and test operations take sizes bounded by Param specs (``BENCH``), at most a few seconds of
+work each, so no request can keep the worker busy for minutes. "internal error" is left for bugs.
 
 A figure request may carry ``slice_ms``: the figure then works at most about that long before
 answering. If the state is not ready yet, the answer says ``busy`` with a ``progress`` text and
@@ -27,8 +34,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures, predict, train
-from .params import ParamError, from_json
+from . import figures, params, predict, train
+from .figures import _common
+from .params import Param, ParamError, from_json
 from .pool import ScorePool
 from .sampling import digest
 
@@ -97,12 +105,14 @@ def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any],
     if event.get("type") == "set" and log_range is not None and "position" in event:
         event = {**event, "value": log_range.value_at(str(event["position"]))}
     try:
-        if event.get("type") == "set" and event.get("field") in p_fields(current):
+        if event.get("type") == "set":
+            name, value = field(event, "field", str), scalar(event, "value")
+        if event.get("type") == "set" and name in p_fields(current):
             p = figures.state_params(current)
-            p[str(event["field"])] = str(event["value"])
+            p[name] = value
             new = module.parse(p)
         elif event.get("type") == "set":
-            new = module.update(current, {"type": event.get("field"), "value": event.get("value")})
+            new = module.update(current, {"type": name, "value": value})
         else:
             new = module.update(current, event)
     except ParamError as err:
@@ -114,6 +124,82 @@ def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = No
     """More work toward a state an earlier answer said was busy."""
     module = figures.get(figure_id)
     return answer(module, module.parse(from_json(state)), slice_ms)
+
+
+# --- Reading a request: each field once, with a message that names it -------------------------------
+
+KINDS = {dict: "a JSON object", list: "a list", str: "text", bool: "true or false", type(None): "null"}
+
+
+def kind(value: Any) -> str:
+    """What a JSON value is, in words, for a message."""
+    return next((words for t, words in KINDS.items() if isinstance(value, t)), "a number")
+
+
+def field(request: Mapping[str, Any], name: str, expected: type) -> Any:
+    """``request[name]``, which must be there and be of the ``expected`` JSON kind."""
+    if name not in request:
+        raise ParamError(f"the request needs {name}, {KINDS[expected]}")
+    value = request[name]
+    if not isinstance(value, expected):
+        raise ParamError(f"{name} must be {KINDS[expected]}, got {kind(value)}")
+    return value
+
+
+def scalar(request: Mapping[str, Any], name: str) -> str:
+    """``request[name]``, a number, text or list of numbers, as the text a Param spec reads."""
+    value = request.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, list)):
+        raise ParamError(f"{name} must be a number or text, got {'nothing' if name not in request else kind(value)}")
+    return from_json({name: value})[name]
+
+
+def argument(request: Mapping[str, Any], spec: Param) -> Any:
+    """A request's argument read through its Param spec, with the same bounds and messages as a figure's."""
+    if spec.name not in request:
+        raise ParamError(f"the request needs {spec.name}: {spec.allowed()}")
+    return spec.read(scalar(request, spec.name))
+
+
+def figure_of(request: Mapping[str, Any]) -> str:
+    """The figure a request names (``figures.get`` then says whether it exists)."""
+    return field(request, "figure", str)
+
+
+def state_of(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The state a request carries: a JSON object, whose values the figure's parser then checks."""
+    return field(request, "state", dict)
+
+
+SLICE = params.number("slice_ms", 50, 0, 10_000, "How long a figure may work before answering, in milliseconds.")
+
+
+def slice_of(request: Mapping[str, Any]) -> float | None:
+    """The request's ``slice_ms``, or None to work until the state is ready."""
+    return None if request.get("slice_ms") is None else argument(request, SLICE)
+
+
+# --- Benchmark and test operations: bounded, so none can keep the worker busy for minutes -----------
+
+BENCH_DK = 64
+"""The widest d_k they take: the size ``make bench`` measures; at the bounds each takes a few seconds."""
+_TRAIN = {spec.name: spec for spec in figures.get("train").PARAMS}
+BENCH = {
+    "seed": _common.seed(),
+    "count": params.integer("count", 100_000, 1, 200_000, "How many normals the digest covers."),
+    "n": params.integer("n", 4000, 100, 4000, "Keys in the pool."),
+    "dk": params.integer("dk", BENCH_DK, 1, BENCH_DK, "Dimension of the query and key vectors."),
+    "divisor": _common.divisor("sqrt"),
+    "optimizer": _TRAIN["optimizer"],
+    "lr": _TRAIN["lr"],
+    "steps": params.integer("steps", 20, 1, train.STEPS, "Training steps."),
+}
+"""Every argument of the benchmark and test operations, as Param specs: the figures' own where they exist."""
+
+
+def bench_args(request: Mapping[str, Any], *names: str) -> list[Any]:
+    """The named arguments of a benchmark or test operation, each checked against its spec in ``BENCH``."""
+    return [argument(request, BENCH[name]) for name in names]
 
 
 def time_pool(seed: int, n: int, dk: int) -> float:
@@ -131,37 +217,67 @@ def time_train(dk: int, optimizer: str, seed: int, steps: int) -> float:
     return time.perf_counter() - start
 
 
-def handle(request_json: str) -> str:
-    """Dispatch one request; unexpected exceptions become an ``error`` with ``failed: true``."""
+def train_losses(dk: int, divisor: str, optimizer: str, lr: str, seed: int, steps: int) -> list[float | None]:
+    """A fresh run's losses, None where it diverged; ``lr`` is the train figure's (auto or a number)."""
+    run = train.Trainer(dk, divisor, optimizer, train.LR[optimizer] if lr == "auto" else float(lr), seed)
+    run.ensure(steps)
+    return [v if math.isfinite(v) else None for v in run.losses]
+
+
+# --- Dispatch ---------------------------------------------------------------------------------------
+
+def _render(request: Mapping[str, Any]) -> dict[str, Any]:
+    given = field(request, "params", dict) if "params" in request else {}
+    return render(figure_of(request), from_json(given), slice_of(request))
+
+
+def _update(request: Mapping[str, Any]) -> dict[str, Any]:
+    return update(figure_of(request), state_of(request), field(request, "event", dict), slice_of(request))
+
+
+def _continue(request: Mapping[str, Any]) -> dict[str, Any]:
+    return resume(figure_of(request), state_of(request), slice_of(request))
+
+
+def _snippet(request: Mapping[str, Any]) -> dict[str, Any]:
+    module = figures.get(figure_of(request))
+    return {"snippet": module.snippet(module.parse(from_json(state_of(request))))}
+
+
+OPS = {
+    "render": _render,
+    "update": _update,
+    "continue": _continue,
+    "snippet": _snippet,
+    "predict": lambda r: predict.answer(scalar(r, "prompt"), state_of(r), field(r, "show", dict)),
+    "digest": lambda r: {"digest": digest(*bench_args(r, "seed", "count"))},
+    "train-losses": lambda r: {"losses": train_losses(*bench_args(r, "dk", "divisor", "optimizer", "lr", "seed",
+                                                                  "steps"))},
+    "time-train": lambda r: {"seconds": time_train(*bench_args(r, "dk", "optimizer", "seed", "steps"))},
+    "time-pool": lambda r: {"seconds": time_pool(*bench_args(r, "seed", "n", "dk"))},
+}
+"""Each op by name: a function from the request (a JSON object) to the answer."""
+
+
+def read(request_json: str) -> Mapping[str, Any]:
+    """The request as a JSON object; anything else is a ParamError saying what arrived."""
     try:
         request = json.loads(request_json)
+    except (TypeError, ValueError, RecursionError) as err:
+        raise ParamError(f"the request is not JSON: {err}") from None
+    if not isinstance(request, dict):
+        raise ParamError(f"the request must be a JSON object, got {kind(request)}")
+    return request
+
+
+def handle(request_json: str) -> str:
+    """Dispatch one request; a bad request is an ``error``, unexpected exceptions one that says ``internal error``."""
+    try:
+        request = read(request_json)
         op = request.get("op")
-        slice_ms = request.get("slice_ms")
-        if op == "render":
-            result = render(request["figure"], {str(k): str(v) for k, v in request.get("params", {}).items()}, slice_ms)
-        elif op == "update":
-            result = update(request["figure"], request["state"], request["event"], slice_ms)
-        elif op == "continue":
-            result = resume(request["figure"], request["state"], slice_ms)
-        elif op == "snippet":
-            module = figures.get(request["figure"])
-            result = {"snippet": module.snippet(module.parse(from_json(request["state"])))}
-        elif op == "predict":
-            result = predict.answer(str(request["prompt"]), request["state"], request["show"])
-        elif op == "digest":
-            result = {"digest": digest(int(request["seed"]), int(request["count"]))}
-        elif op == "train-losses":
-            run = train.Trainer(int(request["dk"]), str(request["divisor"]), str(request["optimizer"]),
-                                float(request["lr"]), int(request["seed"]))
-            run.ensure(int(request["steps"]))
-            result = {"losses": [v if math.isfinite(v) else None for v in run.losses]}
-        elif op == "time-train":
-            result = {"seconds": time_train(int(request["dk"]), str(request["optimizer"]), int(request["seed"]),
-                                            int(request["steps"]))}
-        elif op == "time-pool":
-            result = {"seconds": time_pool(int(request["seed"]), int(request["n"]), int(request["dk"]))}
-        else:
-            raise ParamError(f"unknown op '{op}'")
+        if not isinstance(op, str) or op not in OPS:
+            raise ParamError(f"unknown op '{params.shown(op)}'; known ops: {', '.join(OPS)}")
+        result = OPS[op](request)
     except ParamError as err:
         result = {"error": str(err), "failed": True}
     except Exception as err:  # one figure's bug must not take the page down

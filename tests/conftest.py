@@ -25,13 +25,15 @@ def article_pages() -> list[str]:
 
 
 def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None,
-               cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """Run a real ``mkdocs build --strict`` into ``dest``; ``site_url`` sets SITE_URL (instant navigation needs it)."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+               cwd: Path = ROOT, quiet: bool = True) -> subprocess.CompletedProcess:
+    """Run a real ``mkdocs build --strict`` into ``dest``; ``site_url`` sets SITE_URL (instant navigation needs
+    it), and without it the build has no published address, whatever the caller's environment says."""
+    env = {name: value for name, value in os.environ.items() if name != "SITE_URL"}
+    env["NO_MKDOCS_2_WARNING"] = "1"
     if site_url:
         env["SITE_URL"] = site_url
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
-                           "-d", str(dest)], capture_output=True, text=True, cwd=cwd, env=env)
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []),
+                           "-f", str(config), "-d", str(dest)], capture_output=True, text=True, cwd=cwd, env=env)
 
 
 def shipped_archives(site: Path) -> dict[str, str]:

@@ -9,6 +9,7 @@ from typing import Any
 from .. import marks, params
 from ..svg import fmt, text
 from ..vectors import Vec, clamp, snap
+from ._common import number
 
 EXTENT = 2.0
 """Each coordinate of Q and K lies in [-EXTENT, EXTENT]."""
@@ -47,7 +48,7 @@ def moved(v: Vec, event: Mapping[str, Any], plane: marks.Plane) -> Vec:
     """The new tip position after a drag (SVG units) or an arrow key; other events: unchanged."""
     kind = event.get("type")
     if kind == "drag":
-        x, y = plane.data(float(event["x"]), float(event["y"]))
+        x, y = plane.data(number(event, "x"), number(event, "y"))
         return (snap(clamp(x, -EXTENT, EXTENT)), snap(clamp(y, -EXTENT, EXTENT)))
     if kind == "key":
         step = BIG_STEP if event.get("shift") else KEY_STEP

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -42,6 +43,22 @@ def seed(**extra: Any) -> params.Param:
 def resample(state: Any, event: Mapping[str, Any]) -> Any:
     """``resample`` moves the state to the next seed; any other event leaves it as it is."""
     return replace(state, seed=next_seed(state.seed)) if event.get("type") == "resample" else state
+
+
+def number(event: Mapping[str, Any], name: str) -> float:
+    """The event's field ``name`` as a finite number (a JSON number, or text that reads as one).
+
+    Checked here, once, for every figure's events: anything else is a ParamError naming the event
+    and the field, so a malformed drag gets a message instead of an exception deep in a figure."""
+    value = event.get(name)
+    try:
+        x = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else math.nan
+    except (ValueError, OverflowError):
+        x = math.nan
+    if not math.isfinite(x):
+        got = "nothing" if value is None else f"'{params.shown(value)}'"
+        raise params.ParamError(f"a {params.shown(event.get('type'))} event needs {name} as a finite number, got {got}")
+    return x
 
 
 def key_step(event: Mapping[str, Any], small: float, big: float) -> float:

@@ -54,7 +54,7 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
     if i is None:
         return state
     if event.get("type") == "drag":
-        new = PANEL.value(float(event["y"]))
+        new = PANEL.value(_common.number(event, "y"))
     elif event.get("type") == "key":
         new = state.weights[i] + _common.key_step(event, KEY_STEP, 0.2)
     else:

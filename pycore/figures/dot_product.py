@@ -54,7 +54,7 @@ def swung(state: State, degrees: float) -> State:
 def update(state: State, event: Mapping[str, Any]) -> State:
     """Drag or key-move a tip; a ``swing`` event turns K to the given angle from Q."""
     if event.get("type") == "swing":
-        value = float(event.get("value", 0))
+        value = _common.number(event, "value")
         if not 0 <= value <= 180:
             raise params.ParamError(f"swing must be a number from 0 to 180, got '{value}'")
         return swung(state, value)

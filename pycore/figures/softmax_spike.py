@@ -59,7 +59,7 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
     if i is None:
         return state
     if event.get("type") == "drag":
-        new = RAW.value(float(event["y"]))
+        new = RAW.value(_common.number(event, "y"))
     elif event.get("type") == "key":
         new = state.scores[i] + _common.key_step(event, KEY_STEP, 0.5)
     else:

@@ -1,5 +1,5 @@
-"""One standalone page per registered figure at ``embed/<figure-id>/``, for iframes, with its oEmbed
-response beside it, and ``embed/figures.json`` listing them all."""
+"""One standalone page per registered figure at ``embed/<figure-id>/``, for iframes, and for a site
+with a published address its oEmbed response beside it and ``embed/figures.json`` listing them all."""
 
 from __future__ import annotations
 
@@ -10,24 +10,27 @@ from . import oembed
 from .render import ENV, figure_context
 
 
-def page_html(figure_id: str, site_url: str, preloads: str) -> str:
+def page_html(figure_id: str, site_url: str | None, preloads: str) -> str:
     """The embed page of one figure in its default state; the query string is applied in the browser.
-    Its head names the figure's oEmbed response by absolute address, which oEmbed discovery expects."""
+    With ``site_url`` its head names the figure's oEmbed response by absolute address, which oEmbed
+    discovery expects; without one, there is no response to name."""
     module = figures.get(figure_id)
     figure = ENV.get_template("figure.html.j2").render(figure_context(
         figure_id, module.State(), anchor=f"fig-{figure_id}", caption=module.TITLE, controls=None,
         embed_url="./", page_url=f"../../{module.PAGE}"))
     return ENV.get_template("embed.html.j2").render(title=module.TITLE, figure=figure, preloads=preloads,
-                                                    oembed=oembed.oembed_url(site_url, figure_id))
+                                                    oembed=site_url and oembed.oembed_url(site_url, figure_id))
 
 
-def write_pages(site: Path, site_url: str, site_name: str, preloads: str) -> None:
-    """Write every figure's embed page (``preloads``: its preload hints) and oEmbed response, and the list
-    of figures, into the built site."""
+def write_pages(site: Path, site_url: str | None, site_name: str, preloads: str) -> None:
+    """Write every figure's embed page (``preloads``: its preload hints) into the built site; with
+    ``site_url``, each one's oEmbed response and the list of figures too."""
     for figure_id in figures.FIGURES:
         folder = site / "embed" / figure_id
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "index.html").write_text(page_html(figure_id, site_url, preloads), encoding="utf-8")
-        (folder / "oembed.json").write_text(oembed.dumps(oembed.response(figure_id, site_url, site_name)),
-                                            encoding="utf-8")
-    (site / oembed.LIST).write_text(oembed.dumps(oembed.figure_list(site_url, site_name)), encoding="utf-8")
+        if site_url:
+            (folder / "oembed.json").write_text(oembed.dumps(oembed.response(figure_id, site_url, site_name)),
+                                                encoding="utf-8")
+    if site_url:
+        (site / oembed.LIST).write_text(oembed.dumps(oembed.figure_list(site_url, site_name)), encoding="utf-8")

@@ -7,6 +7,8 @@ raises PluginError naming the page, so ``mkdocs build --strict`` fails instead o
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import re
 import sys
 from pathlib import Path
@@ -19,13 +21,16 @@ from mkdocs.structure.files import File
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.experiments import lr_sweep, reproduce, train_grid  # noqa: E402
-from pycore.sitegen import cards, claims, embed, glossary, markers, math, offline, pack, stdlib  # noqa: E402
+from pycore.sitegen import cards, claims, embed, glossary, markers, math, oembed, offline, pack, stdlib  # noqa: E402
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
 
+log = logging.getLogger("mkdocs.hooks.sqrt_dk")
 _rendered: dict[str, list[str]] = {}
 _runtime: list[pack.Runtime] = []
+_site_url: list[str | None] = [None]
+"""The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
 _serving = False
 _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
@@ -63,8 +68,9 @@ def on_startup(command, dirty):
 
 
 def on_config(config):
-    """Load the glossary and append its tooltips to every page; pack the core and trace the standard
-    library once per build: pages name both in their preload hints."""
+    """Note the published address, if any; load the glossary and append its tooltips to every page;
+    pack the core and trace the standard library once per build: pages name both in their preload hints."""
+    _site_url[0] = config["site_url"] or None
     try:
         terms = glossary.load(Path(config["docs_dir"]) / GLOSSARY)
     except (OSError, glossary.GlossaryError) as err:
@@ -126,8 +132,23 @@ def _lr_sweep(root: str) -> str:
     return lr_sweep.markdown(lr_sweep.sweep())
 
 
-PARTS = {"all-cards": _all_cards, "figure-reference": reference, "glossary": _glossary_table,
-         "lr-sweep": _lr_sweep, "reproduction-table": _reproduction, "train-grid": _train_grid}
+def _figure_reference(root: str) -> str:
+    """Every figure's parameters, snippet and live example, for the teachers' page."""
+    return reference(root, _site_url[0])
+
+
+def _machine_readable(root: str) -> str:
+    """The teachers' sections on oEmbed and the figure list: their addresses, or how to get them."""
+    example = "score-histogram"
+    first = oembed.entry(example, _site_url[0] or "/")["parameters"][0]
+    return ENV.get_template("machine-readable.md.j2").render(
+        root=root, site_url=_site_url[0] and oembed.base(_site_url[0]), example=example,
+        parameter=json.dumps(first, ensure_ascii=False))
+
+
+PARTS = {"all-cards": _all_cards, "figure-reference": _figure_reference, "glossary": _glossary_table,
+         "lr-sweep": _lr_sweep, "machine-readable": _machine_readable, "reproduction-table": _reproduction,
+         "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 
@@ -247,17 +268,23 @@ def on_post_page(output, page, config):
     return output.replace("</head>", _runtime[0].preload_links(_site_root(page.url)) + "</head>", 1)
 
 
+UNPUBLISHED = ("No SITE_URL: this build names no address, so it has no oEmbed responses, no embed/figures.json "
+               "and no pages in sitemap.xml; to publish, build with SITE_URL set to the site's address, "
+               "e.g. SITE_URL=https://example.org/course/ make site")
+"""The one line a build without ``SITE_URL`` prints (information, not a warning: --strict must pass)."""
+
+
 def on_post_build(config):
-    """Write the compiled core and library and the module naming them, vendor files, one embed page and
-    oEmbed response per figure and the list of figures (the last two need ``site_url``, since they hold
-    absolute addresses),
+    """Write the compiled core and library and the module naming them, vendor files, one embed page per
+    figure, with ``site_url`` also each figure's oEmbed response and the list of figures (they hold
+    absolute addresses, so a build without it leaves them out and says so in one line),
     and last, once every file is there, the service worker with the list of files it keeps offline.
     ``mkdocs serve`` gets no service worker, which would keep showing the pages as they were."""
-    if not config["site_url"]:
-        raise PluginError("site_url is not set: the oEmbed responses and embed/figures.json need the site's address")
     site = Path(config["site_dir"])
     pack.write_runtime(site, _runtime[0])
-    embed.write_pages(site, config["site_url"], config["site_name"], _runtime[0].preload_links("../../"))
+    embed.write_pages(site, _site_url[0], config["site_name"], _runtime[0].preload_links("../../"))
+    if _site_url[0] is None:
+        log.info(UNPUBLISHED)
     if not _serving:
         offline.write_worker(site)
 

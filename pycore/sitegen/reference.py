@@ -7,6 +7,7 @@ pages' query strings, so the table can never drift from what they accept.
 from __future__ import annotations
 
 from .. import figures
+from . import oembed
 from .render import ENV
 
 
@@ -20,14 +21,19 @@ def table(figure_id: str) -> str:
     return "\n".join(rows)
 
 
-def section(figure_id: str, page_depth: str) -> str:
-    """One figure's part of the reference: link, parameters, snippet and a live example."""
+def section(figure_id: str, page_depth: str, site_url: str | None = None) -> str:
+    """One figure's part of the reference: link, parameters, snippet and a live example.
+
+    The snippet's address is absolute under ``site_url`` when the site has one; without it, it is
+    relative, and the page's script writes it out for the address the page is read at."""
     module = figures.get(figure_id)
+    embed = f"{page_depth}embed/{figure_id}/"
     return ENV.get_template("reference-section.md.j2").render(
-        id=figure_id, title=module.TITLE, height=module.HEIGHT, embed=f"{page_depth}embed/{figure_id}/",
+        id=figure_id, title=module.TITLE, height=module.HEIGHT, embed=embed,
+        address=oembed.embed_url(site_url, figure_id) if site_url else embed,
         explained=f"{module.PAGE.rstrip('/')}.md", table=table(figure_id))
 
 
-def reference(page_depth: str) -> str:
+def reference(page_depth: str, site_url: str | None = None) -> str:
     """The whole generated reference, one section per registered figure."""
-    return "\n".join(section(figure_id, page_depth) for figure_id in figures.FIGURES)
+    return "\n".join(section(figure_id, page_depth, site_url) for figure_id in figures.FIGURES)

@@ -1,19 +1,24 @@
 """Browser fixtures: a page that records console errors and every request it makes, contexts that block
-service workers, and host pages on another origin that frame embed pages."""
+service workers, the site built for a sub-path and served by nginx, and host pages on another origin
+that frame embed pages."""
 
 from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
 from pycore import figures
 from pycore.params import from_json
-from tests.conftest import ROOT, Server
+from tests.conftest import ROOT, Server, build_site, free_port
+from tests.nginx import Nginx
 
 READY_MS = 60_000
+COURSE = "/course/"
+"""The sub-path nginx serves the site under, as a teacher's server would."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # axe-core's serious and critical findings on the page, once AXE is added to it.
 SERIOUS = """async () => (await axe.run(document)).violations
@@ -181,19 +186,50 @@ def fresh(browser, browser_context_args, server):
     server.reset()
 
 
+@pytest.fixture(scope="session")
+def nginx_port() -> int:
+    """nginx's port, known before the build so that SITE_URL can name it."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def course_dir(tmp_path_factory, nginx_port) -> Path:
+    """The site built for its address under nginx: http://127.0.0.1:<port>/course/."""
+    dest = tmp_path_factory.mktemp("course")
+    result = build_site(dest, site_url=f"http://127.0.0.1:{nginx_port}{COURSE}")
+    assert result.returncode == 0, result.stderr
+    return dest
+
+
+@pytest.fixture(scope="session")
+def nginx(course_dir, nginx_port):
+    server = Nginx(course_dir, nginx_port, COURSE)
+    yield server
+    server.close()
+
+
 @pytest.fixture
-def host(tmp_path, server):
-    """A second server on 'localhost' (another origin than the site's 127.0.0.1) for host pages."""
+def site(nginx):
+    """nginx serving the course build, with no extra headers, nothing missing and an empty log."""
+    nginx.reset()
+    yield nginx
+    nginx.reset()
+
+
+@pytest.fixture
+def host(tmp_path, site):
+    """A second server on 'localhost' (another origin than the site's 127.0.0.1) for host pages that frame
+    embed pages from nginx: ``frames`` as (figure id, parameters), or ``body``, HTML of the caller's own."""
     s = Server(tmp_path, host="127.0.0.1")
     s.url = s.url.replace("127.0.0.1", "localhost")
 
-    def page(name: str, frames: list[tuple[str, dict]], sandbox: str | None = None) -> str:
+    def page(name: str, frames: list[tuple[str, dict]] = (), sandbox: str | None = None, body: str = "") -> str:
         tags = "\n".join(
-            f'<iframe id="f{i}" src="{html.escape(server.url + "/embed/" + fid + "/?" + urlencode(params))}" '
+            f'<iframe id="f{i}" src="{html.escape(site.url + "/embed/" + fid + "/?" + urlencode(params))}" '
             f'title="{fid}" width="100%" height="{figures.get(fid).HEIGHT}"'
             + (f' sandbox="{sandbox}"' if sandbox is not None else "") + "></iframe>"
             for i, (fid, params) in enumerate(frames))
-        (tmp_path / name).write_text(HOST.replace("{frames}", tags), encoding="utf-8")
+        (tmp_path / name).write_text(HOST.replace("{frames}", tags + body), encoding="utf-8")
         return f"{s.url}/{name}"
 
     yield page

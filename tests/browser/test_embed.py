@@ -1,10 +1,12 @@
-"""Embed pages inside iframes on a page from another origin (the host fixture, in conftest): state, messages,
-height, XSS."""
+"""Embed pages, served by nginx under a sub-path, inside iframes on a page from another origin (the host
+fixture, in conftest): state, messages, height, XSS, oEmbed snippets, copying from inside a frame."""
 
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlencode
+from urllib.request import urlopen
 
 import pytest
 
@@ -31,7 +33,7 @@ def wait_ready(page, count):
         frame_of(page, i).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
 
 
-def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
+def test_every_figure_becomes_interactive_with_its_url_state(watched, host, site):
     page = watched.page
     frames = list(STATES.items())
     page.goto(host("all.html", frames))
@@ -58,11 +60,51 @@ def test_every_figure_becomes_interactive_with_its_url_state(watched, host):
     page.wait_for_function(f"() => new Set(window.heights.filter(m => m.data && m.data.type === 'sqrt-dk:height').map(m => m.frame)).size === {len(frames)}")
     last = {}
     for message in page.evaluate("() => window.heights"):
-        assert message["origin"] == watched.server.url
+        assert message["origin"] == site.origin
         assert message["data"]["height"] > 0
         last[message["frame"]] = message["data"]["height"]
     assert all(height > 200 for height in last.values()), last
     assert watched.dialogs == [] and watched.errors == []
+
+
+def oembed_snippet(site, figure_id: str) -> str:
+    """What a tool embeds by oEmbed discovery: the embed page's alternate link, fetched, and its ``html``."""
+    page = urlopen(f"{site.url}/embed/{figure_id}/").read().decode("utf-8")
+    href = re.search(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', page).group(1)
+    assert href == f"{site.url}/embed/{figure_id}/oembed.json"
+    return json.loads(urlopen(href).read())["html"]
+
+
+def test_oembed_snippets_frame_their_figures_under_the_sub_path_and_copy_python_from_another_site(watched, host, site):
+    """Each figure's oEmbed html frames its embed page under /course/; in a host page on another origin, Copy as
+    Python inside the frame reaches the clipboard because the snippet allows clipboard-write, and not without."""
+    snippets = {figure_id: oembed_snippet(site, figure_id) for figure_id in figures.FIGURES}
+    for figure_id, snippet in snippets.items():
+        assert snippet.startswith(f'<iframe src="{site.url}/embed/{figure_id}/" ') and ' allow="clipboard-write"' in snippet
+    page = watched.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    framed = ["dot-product", "score-histogram", "train"]
+    without = snippets["dot-product"].replace(' allow="clipboard-write"', "")
+    page.goto(host("oembed.html", body="\n".join([*(snippets[f] for f in framed), without])))
+    frames = [page.locator("iframe").nth(i).content_frame for i in range(len(framed) + 1)]
+    for frame in frames:
+        frame.locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+    for frame, figure_id in zip(frames, framed):
+        state = json.loads(frame.locator("[data-figure]").get_attribute("data-state"))
+        assert state == figures.state_json(figures.get(figure_id).State()), "oEmbed is the default state"
+    module = figures.get("dot-product")
+    page.evaluate("() => navigator.clipboard.writeText('')")
+    button = frames[-1].locator("[data-action='python']")
+    button.click()
+    frames[-1].locator("[data-snippet]").wait_for(state="visible", timeout=10_000)
+    page.wait_for_timeout(500)
+    assert button.text_content() == "Copy as Python" and page.evaluate("() => navigator.clipboard.readText()") == ""
+    button = frames[0].locator("[data-action='python']")
+    button.click()
+    frames[0].locator("[data-action='python']").filter(has_text="Python copied").wait_for(timeout=10_000)
+    assert page.evaluate("() => navigator.clipboard.readText()") == module.snippet(module.State())
+    blocked = "Permissions policy violation: The Clipboard API has been blocked"
+    assert watched.dialogs == [] and [e[:len(blocked)] for e in watched.errors] == [blocked], "only the frame without"
 
 
 def test_bad_parameters_and_xss_probes_show_a_message_and_run_nothing(watched, host):
@@ -127,13 +169,13 @@ def undimmed(locator):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fresh, server, scheme):
+def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fresh, site, scheme):
     page = fresh(color_scheme=scheme)
     page.add_init_script(WHILE_PENDING)
     held = Held(page)
     params = {"dk": "64", "divisor": "none"}
     with page.expect_request(PYODIDE):
-        page.goto(f"{server.url}/embed/score-histogram/?{urlencode(params)}")
+        page.goto(f"{site.url}/embed/score-histogram/?{urlencode(params)}")
     fig = page.locator("[data-figure]")
     status = fig.locator("[data-status]")
     module = figures.get("score-histogram")
@@ -158,14 +200,14 @@ def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fre
 
 
 @pytest.mark.parametrize("how", ["missing", "stalled"])
-def test_without_python_an_embed_stays_pending_and_says_the_default_is_shown(fresh, server, how):
+def test_without_python_an_embed_stays_pending_and_says_the_default_is_shown(fresh, site, how):
     page = fresh()
     if how == "missing":
-        server.settings["missing"] = ("/assets/vendor/pyodide/",)
+        site.serve(missing=("/assets/vendor/pyodide/",))
     else:
         Held(page)
         page.add_init_script("window.sqrtDkStallMs = 3000")
-    page.goto(f"{server.url}/embed/dot-product/?q=1,1")
+    page.goto(f"{site.url}/embed/dot-product/?q=1,1")
     fig = page.locator("[data-figure]")
     status = fig.locator("[data-status]")
     status.filter(has_text="Interactivity is unavailable").wait_for(timeout=30_000)
@@ -180,14 +222,14 @@ def test_without_python_an_embed_stays_pending_and_says_the_default_is_shown(fre
     assert page.uncaught == []
 
 
-def test_no_pending_where_nothing_is_asked_for(fresh, server):
+def test_no_pending_where_nothing_is_asked_for(fresh, site):
     """An embed page without parameters (theme is not one) and an article link with a state are never pending."""
     page = fresh()
     page.add_init_script("""window.pendingSeen = [];
       new MutationObserver((records) => records.forEach((r) => window.pendingSeen.push(r.target.getAttribute('data-pending'))))
         .observe(document, { subtree: true, attributes: true, attributeFilter: ['data-pending'] });""")
     for path in ["/embed/score-histogram/", "/embed/score-histogram/?theme=dark", "/step-2/#fig-dot-product?q=1,1"]:
-        page.goto(server.url + path)
+        page.goto(site.url + path)
         page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
         assert page.evaluate("() => window.pendingSeen") == [], path
         assert page.locator("[data-figure][data-pending]").count() == 0, path
@@ -200,9 +242,9 @@ def test_no_pending_where_nothing_is_asked_for(fresh, server):
     ("allow-scripts", True, True),
     ("allow-scripts", False, False),
 ])
-def test_sandboxed_frames(watched, host, sandbox, cors, interactive):
+def test_sandboxed_frames(watched, host, site, sandbox, cors, interactive):
     if cors:
-        watched.server.settings["headers"] = {"Access-Control-Allow-Origin": "*"}
+        site.serve(headers={"Access-Control-Allow-Origin": "*"})
     page = watched.page
     page.goto(host("sandbox.html", [("dot-product", {"q": "1,1"})], sandbox=sandbox))
     fig = frame_of(page, 0).locator("[data-figure]")

@@ -1,7 +1,8 @@
-"""Offline after the first visit: the service worker keeps the whole site, pages, figures and embed
-pages work with the network off, an update never mixes two versions, and a strict
-Content-Security-Policy and sandboxed frames still work. Each test makes its own contexts that
-allow service workers (every other test blocks them)."""
+"""Offline after the first visit, with the site built for a sub-path and served there by nginx (gzip, as
+a host serves it): the service worker keeps the whole site, pages, figures and embed pages work with the
+network off, an update never mixes two versions, and a strict Content-Security-Policy and sandboxed
+frames still work. Each test makes its own contexts that allow service workers (every other test
+blocks them)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import shutil
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import AXE, READY_MS, Watched, frame_of
+from tests.browser.conftest import AXE, COURSE, READY_MS, Watched, frame_of
 from tests.browser.test_robust import CSP
-from tests.conftest import Server, article_pages, free_port
+from tests.conftest import article_pages, free_port
+from tests.nginx import Nginx
 
 OFFLINE = "Available offline: this site now works without a network."
 UPDATE = "A new version is ready; it loads on your next visit."
@@ -30,9 +32,8 @@ HASHES = """async ([root, paths]) => Object.fromEntries(await Promise.all(paths.
 
 
 @pytest.fixture
-def contexts(browser, browser_context_args, server):
+def contexts(browser, browser_context_args, site):
     """New contexts that allow service workers, each recording its pages' and workers' errors and warnings."""
-    server.reset()
     made = []
 
     def make(**options):
@@ -47,7 +48,6 @@ def contexts(browser, browser_context_args, server):
     yield make
     for context in made:
         context.close()
-    server.reset()
 
 
 def kept_offline(page):
@@ -85,11 +85,11 @@ COVERED = """() => { const box = (e) => e.getBoundingClientRect();
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_offline_notice_never_covers_the_article(contexts, server, width):
+def test_the_offline_notice_never_covers_the_article(contexts, site, width):
     """It sits over the header's title, not over the first figure's controls as it did at 390 px."""
     context = contexts(viewport={"width": width, "height": 844})
     page = context.new_page()
-    page.goto(server.url + "/")
+    page.goto(site.url + "/")
     kept_offline(page)
     where = page.evaluate(COVERED)
     assert where == {"inHeader": True, "covered": []}
@@ -97,11 +97,11 @@ def test_the_offline_notice_never_covers_the_article(contexts, server, width):
     assert page.evaluate(COVERED)["inHeader"], "scrolled, it stays inside the header, which covers nothing of ours"
 
 
-def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, server):
+def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, site):
     context = contexts(reduced_motion="reduce")
     page = context.new_page()
-    site = Watched(page, server)
-    site.open("/step-2/")
+    reader = Watched(page, site)
+    reader.open("/step-2/")
     kept_offline(page)
     # The notice is a status line that passes axe in both palettes and takes no focus.
     page.add_script_tag(path=str(AXE))
@@ -113,48 +113,46 @@ def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, 
     assert page.locator(".sq-offline :is(a, button, input, [tabindex])").count() == 0
 
     context.set_offline(True)
-    server.settings["missing"] = ("/",)  # a request that still reached the server would fail
-    server.settings["log"] = []
+    site.serve(missing=("/",))  # a request that still reached the server would fail
+    site.forget()
     failed = []
     context.on("requestfailed", lambda r: failed.append(r.url))
     page.reload()  # a full load from the cache: Python starts again, offline
     page.wait_for_function(ALL_READY, timeout=READY_MS)
     for path in article_pages():  # then every page by Material's instant navigation
-        site.open(path, ready=None)
+        reader.open(path, ready=None)
         assert page.locator("article h1").first.text_content().strip(), path
         page.wait_for_function(ALL_READY, timeout=READY_MS)
         figures = page.locator("[data-figure]:has(input[type='range'], [data-handle])")
         if figures.count():
             operate(page, figures.first)
     for path, state in EMBEDS.items():  # embed pages, opened cold, with their address's state
-        page.goto(server.url + path)
+        page.goto(site.url + path)
         page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
         shown = json.loads(page.locator("[data-figure]").get_attribute("data-state"))
         assert {name: shown[name] for name in state} == state, path
         operate(page, page.locator("[data-figure]"))
     assert failed == [] and context.errors == []
     # Only the browser's own update checks for sw.js, which offline emulation does not cover, got through.
-    assert {path for path, status in server.settings["log"]} <= {"/sw.js"}
+    assert {path for path, status in site.log()} <= {"/sw.js"}
 
 
-def test_the_first_visit_downloads_nothing_twice(browser_type, browser_type_launch_args, server, site_dir, tmp_path):
+def test_the_first_visit_downloads_nothing_twice(browser_type_launch_args, browser_type, site, course_dir, tmp_path):
     """With a disk cache, as a reader has, the install revalidates what the page loaded (304)
     instead of fetching it again. (A new context's in-memory cache cannot hold Pyodide's wasm.)"""
-    server.reset()
     context = browser_type.launch_persistent_context(tmp_path / "profile", **browser_type_launch_args,
                                                      service_workers="allow")
     try:
         page = context.new_page()
-        page.goto(server.url + "/step-2/")
+        page.goto(site.url + "/step-2/")
         page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
         kept_offline(page)
     finally:
         context.close()
-    log = server.settings["log"]
-    server.reset()
+    log = site.log()
     downloads = [path for path, status in log if status == 200]
     assert len(downloads) == len(set(downloads)), "a file was downloaded twice"
-    kept = {f"/{path}" for path in offline.precache(site_dir)["files"]}
+    kept = {f"/{path}" for path in offline.precache(course_dir)["files"]}
     assert kept <= {path for path, status in log if status in (200, 304)}
 
 
@@ -178,17 +176,17 @@ def version_shown(page) -> list[str]:
         document.documentElement.dataset.sqTestVersion]""")
 
 
-def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, site_dir, tmp_path):
+def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, course_dir, tmp_path):
     live = tmp_path / "live"
-    shutil.copytree(site_dir, live)
-    a = deploy(live, site_dir, "A")
-    server = Server(live, port=free_port())
+    shutil.copytree(course_dir, live)
+    a = deploy(live, course_dir, "A")
+    server = Nginx(live, free_port(), COURSE)
     try:
         context = contexts()
         page = first_visit(context, server.url + "/step-2/")
 
-        server.reset()
-        b = deploy(live, site_dir, "B")
+        server.forget()
+        b = deploy(live, course_dir, "B")
         changed = {f"/{path}" for path, digest in b["files"].items() if a["files"].get(path) != digest}
         assert changed == {"/step-2/", "/assets/sqrt-dk/figures.css", "/assets/sqrt-dk/a11y.js"}
         page.reload()  # the browser finds the new sw.js; the page stays with the version that served it
@@ -196,10 +194,10 @@ def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, s
         page.locator(".sq-offline").filter(has_text=UPDATE).wait_for(timeout=READY_MS)
         assert version_shown(page) == ["A", "A", "A"]
         assert page.evaluate(HASHES, [server.url + "/", list(a["files"])]) == a["files"]
-        fetched = {path.split("?")[0] for path, status in server.settings["log"]}
+        fetched = {path.split("?")[0] for path, status in server.log()}
         assert fetched == {"/sw.js", *changed}, "the new version fetched only what changed"
         caches = page.evaluate("() => caches.keys()")
-        assert sorted(caches) == sorted(f"sqrt-dk / {v['version']}" for v in (a, b))
+        assert sorted(caches) == sorted(f"sqrt-dk {COURSE} {v['version']}" for v in (a, b))
 
         page.close()  # no page of version A is left open: the next visit is version B's
         page = context.new_page()
@@ -207,34 +205,30 @@ def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, s
         page.wait_for_function(ALL_READY, timeout=READY_MS)
         assert version_shown(page) == ["B", "B", "B"]
         assert page.evaluate(HASHES, [server.url + "/", list(b["files"])]) == b["files"]
-        assert page.evaluate("() => caches.keys()") == [f"sqrt-dk / {b['version']}"]
+        assert page.evaluate("() => caches.keys()") == [f"sqrt-dk {COURSE} {b['version']}"]
         assert context.errors == []
     finally:
         server.close()
 
 
-def test_offline_under_a_sub_path_and_a_strict_content_security_policy(contexts, site_dir, tmp_path):
-    """A host that serves the site under /sqrt-dk/ with the strict policy: the worker's scope is that folder."""
-    (tmp_path / "sqrt-dk").symlink_to(site_dir, target_is_directory=True)
-    server = Server(tmp_path, port=free_port())
-    server.settings["headers"] = {"Content-Security-Policy": CSP}
-    try:
-        context = contexts()
-        page = first_visit(context, server.url + "/sqrt-dk/step-2/")
-        assert page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == server.url + "/sqrt-dk/sw.js"
-        context.set_offline(True)
-        for path in ("/sqrt-dk/step-6/", "/sqrt-dk/embed/dot-product/?q=1,1"):
-            page.goto(server.url + path)
-            page.wait_for_function(ALL_READY, timeout=READY_MS)
-            operate(page, page.locator("[data-figure]:has(input[type='range'], [data-handle])").first)
-        assert context.errors == []
-    finally:
-        server.close()
+def test_offline_under_a_sub_path_and_a_strict_content_security_policy(contexts, site):
+    """nginx serves the site under /course/ with the strict policy: the worker's scope is that folder."""
+    site.serve(headers={"Content-Security-Policy": CSP})
+    context = contexts()
+    page = first_visit(context, site.url + "/step-2/")
+    assert page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == site.url + "/sw.js"
+    assert page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope") == site.url + "/"
+    context.set_offline(True)
+    for path in ("/step-6/", "/embed/dot-product/?q=1,1"):
+        page.goto(site.url + path)
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        operate(page, page.locator("[data-figure]:has(input[type='range'], [data-handle])").first)
+    assert context.errors == []
 
 
-def test_sandboxed_frames_stay_interactive_with_service_workers_allowed(contexts, server, host):
+def test_sandboxed_frames_stay_interactive_with_service_workers_allowed(contexts, site, host):
     """A frame without allow-same-origin may not touch navigator.serviceWorker: the site leaves it be."""
-    server.settings["headers"] = {"Access-Control-Allow-Origin": "*"}
+    site.serve(headers={"Access-Control-Allow-Origin": "*"})
     context = contexts()
     page = context.new_page()
     page.goto(host("sandboxes.html", [("dot-product", {"q": "1,1"})], sandbox="allow-scripts"))

@@ -78,7 +78,8 @@ def test_every_figure_has_an_oembed_rich_response_framing_its_embed_page(site_di
     assert data["html"].endswith("></iframe>")
     attrs = frame.tags[0][1]
     assert attrs == {"src": f"{site_url}embed/{figure_id}/", "title": module.TITLE, "loading": "lazy",
-                     "width": "100%", "height": str(module.HEIGHT), "style": "border:0"}
+                     "width": "100%", "height": str(module.HEIGHT), "style": "border:0",
+                     "allow": "clipboard-write"}
     assert local(site_dir, site_url, attrs["src"]).is_file()
 
 

@@ -22,7 +22,7 @@ def test_addresses_keep_the_sites_path_and_one_slash(site_url):
 def test_the_snippet_escapes_what_it_quotes():
     assert oembed.iframe('https://h/?a=1&b="2"', "A < B", 300) == (
         '<iframe src="https://h/?a=1&amp;b=&#34;2&#34;" title="A &lt; B" loading="lazy" width="100%" height="300" '
-        'style="border:0"></iframe>')
+        'style="border:0" allow="clipboard-write"></iframe>')
 
 
 def test_the_written_json_reads_back_unchanged_and_ends_with_a_newline():

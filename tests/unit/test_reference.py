@@ -31,7 +31,7 @@ def test_allowed_texts_read_as_before():
 def test_section_shows_the_snippet_as_text_and_the_live_example_as_a_frame():
     text = section("dot-product", "../")
     frame = ('<iframe src="../embed/dot-product/" title="The dot product: two arrows, one number" loading="lazy" '
-             'width="100%" height="640" style="border:0"></iframe>')
+             'width="100%" height="640" style="border:0" allow="clipboard-write"></iframe>')
     assert f'<details class="sq-live"><summary>Live example</summary>{frame}</details>' in text
     snippet = re.search(r'<code data-sq-snippet="../embed/dot-product/"[^>]*>(.*?)</code>', text).group(1)
     assert html.unescape(snippet) == frame and "<" not in snippet, "the snippet is escaped once, to show as text"

@@ -7,7 +7,7 @@ export const isEmbedPage = () => document.body.classList.contains("sq-embed");
 const attr = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 export function iframeCode(src, title, height) {
-  return `<iframe src="${attr(src)}" title="${attr(title)}" loading="lazy" width="100%" height="${height}" style="border:0"></iframe>`;
+  return `<iframe src="${attr(src)}" title="${attr(title)}" loading="lazy" width="100%" height="${height}" style="border:0" allow="clipboard-write"></iframe>`;
 }
 
 // The teachers' page shows snippets with this site's own address once it is known.
