@@ -3,6 +3,7 @@
 Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure", "state",
 "event"}``, ``{"op": "continue", "figure", "state"}`` (more work on a busy state),
 ``{"op": "snippet", "figure", "state"}`` (the figure's numpy script for Copy as Python),
+``{"op": "notebook", "figure", "state", "url"}`` (the same as a Jupyter notebook linking back to ``url``),
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
@@ -24,7 +25,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures, train
+from . import figures, notebook, train
 from .params import ParamError, from_json
 from .pool import ScorePool
 from .sampling import digest
@@ -131,6 +132,13 @@ def handle(request_json: str) -> str:
         elif op == "snippet":
             module = figures.get(request["figure"])
             result = {"snippet": module.snippet(module.parse(from_json(request["state"])))}
+        elif op == "notebook":
+            module = figures.get(request["figure"])
+            url = request.get("url", "")
+            if not isinstance(url, str) or len(url) > 4096:
+                raise ParamError("url must be the figure's address, a string of at most 4096 characters")
+            result = {"notebook": notebook.dumps(notebook.figure_notebook(
+                request["figure"], module.parse(from_json(request["state"])), url))}
         elif op == "digest":
             result = {"digest": digest(int(request["seed"]), int(request["count"]))}
         elif op == "train-losses":
