@@ -5,6 +5,7 @@ Requests: ``{"op": "render", "figure", "params"}``, ``{"op": "update", "figure",
 ``{"op": "snippet", "figure", "state"}`` (the figure's numpy script for Copy as Python),
 ``{"op": "predict", "prompt", "state", "show"}`` (a prediction prompt's answering state, from its
 figure's starting state with ``show`` set, and that state's right choice and why: ``predict.answer``),
+``{"op": "notebook", "figure", "state", "url"}`` (the same as a Jupyter notebook linking back to ``url``),
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
@@ -34,7 +35,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures, params, predict, train
+from . import figures, notebook, params, predict, train
 from .figures import _common
 from .params import Param, ParamError, from_json
 from .pool import ScorePool
@@ -244,11 +245,21 @@ def _snippet(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"snippet": module.snippet(module.parse(from_json(state_of(request))))}
 
 
+def _notebook(request: Mapping[str, Any]) -> dict[str, Any]:
+    figure_id = figure_of(request)
+    url = field(request, "url", str) if "url" in request else ""
+    if len(url) > 4096:
+        raise ParamError("url must be the figure's address, a string of at most 4096 characters")
+    state = figures.get(figure_id).parse(from_json(state_of(request)))
+    return {"notebook": notebook.dumps(notebook.figure_notebook(figure_id, state, url))}
+
+
 OPS = {
     "render": _render,
     "update": _update,
     "continue": _continue,
     "snippet": _snippet,
+    "notebook": _notebook,
     "predict": lambda r: predict.answer(scalar(r, "prompt"), state_of(r), field(r, "show", dict)),
     "digest": lambda r: {"digest": digest(*bench_args(r, "seed", "count"))},
     "train-losses": lambda r: {"losses": train_losses(*bench_args(r, "dk", "divisor", "optimizer", "lr", "seed",

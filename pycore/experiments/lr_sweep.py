@@ -154,10 +154,11 @@ def statement_job(s: Sweep) -> str:
     parts = []
     for optimizer in train.OPTIMIZERS:
         good = [d for d in train.DIVISORS if one_rate(s, optimizer, d)[1] <= CLOSE]
-        parts.append(f"with {OPTIMIZER_NAMES[optimizer]}, " + (
-            f"{words([NAMES[d] for d in good])} {'does' if len(good) == 1 else 'do'}" if good else "no divisor does"))
-    return (f"So, with the initialization fixed, the divisor's job is that one learning rate works for every dₖ "
-            f"(within {fmt(CLOSE)} of the best loss at each): " + "; ".join(parts) + ".")
+        parts.append(f"with {OPTIMIZER_NAMES[optimizer]}, for " + (words([NAMES[d] for d in good]) if good else
+                                                                   "no divisor"))
+    return ("So the divisor's job is that one initialization and one learning rate work for every dₖ. Here, from one "
+            f"initialization, one learning rate comes within {fmt(CLOSE)} of the best loss at every dₖ "
+            + "; ".join(parts) + ".")
 
 
 def statements(s: Sweep) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 
 import numpy as np
@@ -209,8 +210,11 @@ def trained(optimizer: str, dk: int) -> tuple[np.ndarray, np.ndarray]:
                                  weights(dk, SEEDS))
     CACHE.mkdir(parents=True, exist_ok=True)
     for old in CACHE.glob(f"train-{optimizer}-{dk}-*.npz"):
-        old.unlink()
-    np.savez(path, losses=losses, saturated=saturated)
+        old.unlink(missing_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+    with partial.open("wb") as f:
+        np.savez(f, losses=losses, saturated=saturated)
+    os.replace(partial, path)  # whole or absent: a build running beside this one never reads half a file
     return losses, saturated
 
 

@@ -93,16 +93,22 @@ def summarize(optimizer: str, dk: int, divisor: str, losses: np.ndarray, saturat
                overflowed=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows))
 
 
-@functools.lru_cache(maxsize=1)
-def grid() -> Grid:
-    """Every optimizer, d_k and divisor at the core's default learning rates, computed once per process."""
+@functools.lru_cache(maxsize=2)
+def grid(seeds: tuple[int, ...] = SEEDS, steps: int = train.STEPS) -> Grid:
+    """Every optimizer, d_k and divisor at the core's default learning rates, computed once per process: the
+    sweep's runs at those rates, or, for other seeds or lengths (the notebook's test), runs of their own."""
     runs = {}
     for optimizer, dk in itertools.product(train.OPTIMIZERS, DKS):
-        losses, saturated = model.trained(optimizer, dk)
-        at = model.RATES[optimizer].index(train.LR[optimizer])
+        if (seeds, steps) == (SEEDS, train.STEPS):
+            losses, saturated = model.trained(optimizer, dk)
+            at = model.RATES[optimizer].index(train.LR[optimizer])
+        else:
+            losses, saturated = model.simulate(optimizer, dk, np.array([train.LR[optimizer]]), model.data(seeds, steps),
+                                               model.weights(dk, seeds))
+            at = 0
         for i, divisor in enumerate(train.DIVISORS):
             runs[optimizer, dk, divisor] = summarize(optimizer, dk, divisor, losses[:, at, i], saturated[:, at, i])
-    return Grid(SEEDS, train.STEPS, dict(train.LR), runs)
+    return Grid(seeds, steps, dict(train.LR), runs)
 
 
 def num(x: float) -> str:

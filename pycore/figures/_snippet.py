@@ -82,13 +82,42 @@ def helpers(body: str) -> list[str]:
     return chosen
 
 
+class Script(str):
+    """A snippet's text, which also knows its sections, so a notebook can put each in a cell of its own."""
+
+    sections: dict[str, str]
+    """header (comments and the import), parameters, helpers (may be empty), computation, readouts (the prints)."""
+
+
+def split_readouts(body: str) -> tuple[str, str]:
+    """A body's computation and its closing prints: the trailing top-level statements that start with
+    ``print(`` or ``for name in`` (each with its indented lines)."""
+    lines = body.rstrip("\n").split("\n")
+    cut = len(lines)
+    i = len(lines)
+    while i > 0:
+        start = i - 1
+        while start > 0 and lines[start][:1] in (" ", "\t"):
+            start -= 1
+        if not lines[start].startswith(("print(", "for name in ")):
+            break
+        cut = i = start
+    return "\n".join(lines[:cut]).rstrip("\n"), "\n".join(lines[cut:])
+
+
 def script(title: str, params: Mapping[str, Any], body: str, notes: Mapping[str, str] | None = None,
-           sampled: bool = False) -> str:
+           sampled: bool = False) -> Script:
     """A stand-alone numpy script: a header, the parameters as named variables, the helpers it calls, the body."""
     notes = notes or {}
     head = [f"# {title} — the figure's numbers, recomputed with numpy.", *([SAMPLED] if sampled else []),
             "import numpy as np"]
     names = [f"{name} = {literal(value)}" + (f"  # {notes[name]}" if name in notes else "")
              for name, value in params.items()]
-    sections = ["\n".join(head), "\n".join(names), *helpers(body), body]
-    return "\n\n".join(section.rstrip("\n") for section in sections) + "\n"
+    computation, readouts = split_readouts(body)
+    sections = {"header": "\n".join(head), "parameters": "\n".join(names),
+                "helpers": "\n\n".join(h.rstrip("\n") for h in helpers(body)), "computation": computation,
+                "readouts": readouts}
+    text = Script("\n\n".join(s.rstrip("\n") for s in ["\n".join(head), "\n".join(names), *helpers(body), body])
+                  + "\n")
+    text.sections = sections
+    return text

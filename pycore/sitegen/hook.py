@@ -21,7 +21,7 @@ from mkdocs.structure.files import File
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.experiments import lr_sweep, reproduce, train_grid  # noqa: E402
-from pycore.sitegen import cards, claims, embed, glossary, markers, math, oembed, offline, pack, stdlib  # noqa: E402
+from pycore.sitegen import cards, claims, embed, glossary, markers, math, notebooks, oembed, offline, pack, stdlib  # noqa: E402
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
@@ -91,7 +91,8 @@ def on_config(config):
 
 
 def on_files(files, config):
-    """Gather every recall card before any page is rendered; add the Anki deck as a site file."""
+    """Gather every recall card before any page is rendered; add the Anki deck and the Reproduce page's and the
+    training grid's notebooks as site files."""
     _deck.clear()
     _titles.clear()
     for title, src in _nav_pages(config["nav"]):
@@ -104,6 +105,11 @@ def on_files(files, config):
         except cards.CardError as err:
             raise PluginError(str(err)) from None
     files.append(File.generated(config, DECK, content=cards.anki(_deck)))
+    site = config["site_url"] or ""
+    files.append(File.generated(config, notebooks.REPRODUCE,
+                                content=notebooks.text(notebooks.reproduce_notebook(f"{site}reproduce/"))))
+    files.append(File.generated(config, notebooks.TRAIN_GRID,
+                                content=notebooks.text(notebooks.train_grid_notebook(f"{site}train/"))))
     return files
 
 

@@ -110,3 +110,30 @@ def test_downloads_are_standalone_and_carry_the_state(watched, tmp_path):
     info.value.save_as(png)
     assert png_size(png.read_bytes()) == (2 * width, 2 * int(root.get("height")))
     assert watched.errors == []
+
+
+def test_download_notebook_gives_a_valid_notebook_of_the_current_state(watched, tmp_path):
+    import nbformat
+
+    page = watched.open("/step-6/")
+    fig = "[data-figure='score-histogram']:has(input[data-field='dk'])"
+    page.locator(f"{fig} input[data-field='dk']").fill("16")
+    watched.settle(fig)
+    state = watched.state(fig)
+    with page.expect_download() as info:
+        page.locator(f"{fig} [data-download='ipynb']").dispatch_event("click")  # in the actions menu, open or not
+    name = info.value.suggested_filename
+    assert name.startswith("score-histogram_dk-16_divisor-sqrt_") and name.endswith(".ipynb")
+    path = tmp_path / name
+    info.value.save_as(path)
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    assert nb.nbformat == 4 and nb.cells[0].cell_type == "markdown"
+    intro = nb.cells[0].source
+    assert intro.startswith("# The score QKᵀ for random vectors\n") and "`dk = 16`" in intro
+    link = intro.split("[Back to the figure on its page](", 1)[1].split(")", 1)[0]
+    assert "/step-6/#fig-score-histogram" in link and "dk=16" in link
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    script = snippet_for("score-histogram", state)
+    assert [x for x in code.splitlines() if x.strip()] == [x for x in script.splitlines() if x.strip()]
+    assert watched.errors == []

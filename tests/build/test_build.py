@@ -10,11 +10,12 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from pycore import figures
+from pycore.experiments import lr_sweep, reproduce, train_grid
 from pycore.params import from_json
-from pycore.experiments import train_grid
 from pycore.sitegen.pack import runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 
@@ -170,7 +171,34 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
-            "reproduction-table, train-grid") in output
+            "lr-sweep, machine-readable, reproduction-table, train-grid") in output
+
+
+def test_an_unknown_claim_fails_the_build_naming_the_page_and_the_nearest_names(tmp_path):
+    output = _failed_build(tmp_path, '# Bad\n\nA share: <span data-claim="reproduce.saturated.none.255"></span>.\n')
+    assert "bad.md: unknown claim 'reproduce.saturated.none.255'; did you mean reproduce.saturated.none.256" in output
+
+
+def test_a_sweep_in_an_aside_claims_in_the_prose_and_the_page_notebooks_reach_the_site(tmp_path):
+    page = ('# Sweep\n\nShare: <span data-claim="reproduce.saturated.none.64.percent"></span>.\n\n'
+            '??? info "Going deeper: the sweep"\n    ```generated\n    lr-sweep\n    ```\n')
+    config = _site_copy(tmp_path, page)
+    try:
+        result = build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
+    assert result.returncode == 0, result.stderr
+    out = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
+    share = reproduce.saturated_shares()[64].value
+    assert f'Share: <span data-claim="reproduce.saturated.none.64.percent">{round(100 * share)}%</span>.' in out
+    aside = out[out.index('<details class="info">'):out.index("</details>")]
+    s = lr_sweep.sweep()
+    for statement in lr_sweep.statements(s):
+        assert f"<li>{html.escape(statement, quote=False)}</li>" in aside
+    assert aside.count("<table>") == 3
+    for name in ("reproduce.ipynb", "train-grid.ipynb"):
+        nb = nbformat.read(tmp_path / "out" / name, as_version=4)
+        nbformat.validate(nb)
 
 
 def test_the_train_grid_block_puts_its_chart_statements_and_table_on_the_page(tmp_path):

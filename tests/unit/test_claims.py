@@ -221,7 +221,7 @@ def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     assert "÷dₖ ends within 0.1 of ÷√dₖ's final loss at dₖ = 16, 64 and 256 with Adam" in statements
     assert "best learning rate is <span data-claim=\"lr-sweep.best.adam.16.dk.rate\"></span> at every width tried" in text
     assert len({s.best("adam", dk, "dk")[0] for dk in (16, 64, 256)}) == 1
-    assert "one start and one learning rate work at every" in text
+    assert "one initialization (one start) and one learning rate work for every" in text
     assert all(lr_sweep.one_rate(s, o, "sqrt")[1] <= lr_sweep.CLOSE for o in ("sgd", "adam"))
     assert lr_sweep.one_rate(s, "sgd", "dk")[1] > 2 * lr_sweep.one_rate(s, "sgd", "sqrt")[1]
 

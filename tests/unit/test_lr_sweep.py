@@ -96,7 +96,8 @@ def test_the_sentences_quote_the_tables(s):
     job = lr_sweep.statement_job(s)
     for o in train.OPTIMIZERS:
         good = [lr_sweep.NAMES[d] for d in train.DIVISORS if lr_sweep.one_rate(s, o, d)[1] <= lr_sweep.CLOSE]
-        assert re.search(rf"with {lr_sweep.OPTIMIZER_NAMES[o]}, {re.escape(lr_sweep.words(good))} do", job)
+        assert re.search(rf"with {lr_sweep.OPTIMIZER_NAMES[o]}, for {re.escape(lr_sweep.words(good))}[;.]", job)
+    assert job.startswith("So the divisor's job is that one initialization and one learning rate work for every dₖ.")
 
 
 def test_the_cached_runs_are_what_a_fresh_computation_gives():

@@ -209,8 +209,17 @@ export class FigureView {
     button.focus();
   }
 
-  /** Save the drawing as shown now, as SVG or as a PNG at twice its size. */
+  /** Save the drawing as shown now, as SVG or as a PNG at twice its size, or the current state's notebook. */
   async download(kind) {
+    if (kind === "ipynb") {
+      const link = this.el.querySelector('[data-action="permalink"]');
+      const url = link ? link.href : location.href;
+      const answer = await this.client.call({ op: "notebook", figure: this.id, state: this.state, url });
+      if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+      save(new Blob([answer.notebook], { type: "application/x-ipynb+json" }), `${fileStem(this.id, this.state)}.ipynb`);
+      this.say("Saved the figure's Jupyter notebook.");
+      return;
+    }
     const caption = this.el.querySelector("figcaption");
     const description = `${caption ? caption.textContent : ""} State: ${query(this.state)}.`;
     const svg = await standaloneSvg(this.stage, this.el.dataset.title, description);
