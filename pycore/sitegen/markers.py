@@ -83,10 +83,6 @@ def indent(markdown: str, prefix: str) -> str:
     return "\n".join(prefix + line if line.strip() else line for line in markdown.split("\n"))
 
 
-COMMENT = re.compile(r"<!--\s*sq:[^\n]*")
-META = ("id", "caption", "controls", "anchor")
-
-
 class MarkerError(ValueError):
     """A marker that cannot be filled in; the message names the marker and the problem."""
 
