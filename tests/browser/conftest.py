@@ -124,6 +124,11 @@ def open_actions(page, selector: str):
         button.click()
 
 
+def shows(shown: dict[str, str], readouts: dict[str, str]) -> bool:
+    """Whether a figure's readouts on the page are CPython's: every one it shows (its marker may show fewer)."""
+    return bool(shown) and shown == {name: readouts[name] for name in shown}
+
+
 def expected(figure_id: str, state: dict):
     """What CPython computes for the state the browser shows."""
     module = figures.get(figure_id)

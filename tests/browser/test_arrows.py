@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycore.figures import query_key
-from tests.browser.conftest import drag, expected
+from tests.browser.conftest import drag, expected, shows
 
 DOT = "[data-figure='dot-product']"
 QK = "[data-figure='query-key']"
@@ -42,7 +42,7 @@ def test_arrow_keys_move_the_focused_tip(watched):
     assert page.evaluate("() => document.activeElement.dataset.handle") == "q", "focus survives the redraw"
     svg, readouts = expected("dot-product", state)
     page.evaluate("() => document.activeElement.blur()")  # Material marks focus with a class; drop it
-    assert watched.svg(DOT) == svg and watched.readouts(DOT) == readouts
+    assert watched.svg(DOT) == svg and shows(watched.readouts(DOT), readouts)
     announced = page.locator(f"{DOT} [data-announce]").text_content()
     assert f"score q·k {readouts['dot']}" in announced
 
@@ -66,7 +66,7 @@ def test_query_key_drag_k_and_readouts(watched):
     watched.settle(QK)
     state = watched.state(QK)
     svg, readouts = expected("query-key", state)
-    assert watched.readouts(QK) == readouts and watched.svg(QK) == svg
+    assert shows(watched.readouts(QK), readouts) and watched.svg(QK) == svg
     assert readouts["k"] == f"({state['k'][0]:g}, {state['k'][1]:g})"
 
 
@@ -96,7 +96,7 @@ def test_a_drag_keeps_its_grab_offset(watched):
     assert abs(state["q"][0] - want[0]) <= slack and abs(state["q"][1] - want[1]) <= slack, (state["q"], want)
     assert state["k"] == before["k"]
     svg, readouts = expected("query-key", state)
-    assert watched.svg(QK) == svg and watched.readouts(QK) == readouts
+    assert watched.svg(QK) == svg and shows(watched.readouts(QK), readouts)
     assert watched.errors == []
 
 

@@ -72,7 +72,7 @@ def test_print_shows_figures_in_their_state_and_no_controls(watched):
     assert fig.locator(".sq-figure__stage svg").is_visible()
     assert not fig.locator(".sq-figure__controls").is_visible()
     assert not fig.locator(".sq-figure__share").is_visible()
-    assert fig.locator("[data-readout='variance']").is_visible()
+    assert fig.locator("[data-readout='dk']").is_visible()
 
 
 def test_a_glossary_term_shows_its_definition_on_hover_and_on_keyboard_focus(watched):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import drag, expected
+from tests.browser.conftest import drag, expected, shows
 
 
 def check(watched, selector, figure_id, before):
@@ -11,7 +11,7 @@ def check(watched, selector, figure_id, before):
     state = watched.state(selector)
     watched.page.evaluate("() => document.activeElement && document.activeElement.blur()")
     svg, readouts = expected(figure_id, state)
-    assert watched.readouts(selector) == readouts
+    assert shows(watched.readouts(selector), readouts)
     assert watched.svg(selector) == svg
     return state, readouts
 
@@ -128,7 +128,7 @@ def test_old_links_with_c_still_set_the_stretch(watched):
     assert state["stretch"] == 20 and state["scores"] == [1, 0, -1] and "c" not in state
     assert page.locator("[data-figure]").get_attribute("data-error") is None
     svg, readouts = expected("softmax-spike", state)
-    assert watched.readouts("[data-figure]") == readouts and readouts["stretch"] == "20"
+    assert shows(watched.readouts("[data-figure]"), readouts) and readouts["stretch"] == "20"
     page.goto(watched.server.url + "/step-5/#fig-softmax-spike?c=16")
     page.wait_for_selector("#fig-softmax-spike[data-ready='true']", timeout=60_000)
     assert watched.state("#fig-softmax-spike")["stretch"] == 16
