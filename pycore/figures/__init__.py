@@ -22,6 +22,7 @@ MODULES = (
     "variance_tower",
     "softmax_spike",
     "nudge",
+    "variance_rule",
     "saturation",
     "corner_dk1",
     "corner_ties",

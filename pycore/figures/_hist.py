@@ -60,15 +60,19 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
     parts and the count outside.
 
     ``ymax`` fixes the density axis so panels side by side compare heights; anything taller
-    is clipped at the top. By default the tallest bar sets it.
+    is cut off at the top, and the panel says so with the bell's true height, the normal's peak
+    c/√(2π d_k). By default the tallest bar sets it.
     """
     counts, outside = stats.histogram(values, -xmax, xmax, bins)
     width = 2 * xmax / bins
     dens = [k / (len(values) * width) for k in counts]
     curve = density_curves(dk, c, xmax)
+    cut = None
     if ymax is None:
         tallest = max(dens)
         ymax = tallest * 1.15 if tallest > 0 else max(p[2] for p in curve) * 1.15 or 1.0
+    elif max(max(dens), curve[0][2]) > ymax:
+        cut = curve[0][2]
 
     ax = frame.axes(xmax, ymax)
     sx, sy = ax.x, ax.y.clamped
@@ -88,6 +92,10 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
         parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, _ in full],
                                     "sq-curve sq-curve--exact"))
     parts.append(marks.line(frame.left, frame.bottom, frame.right, frame.bottom, "sq-axis"))
+    if cut is not None:
+        parts.append(marks.line(frame.left, frame.top, frame.right, frame.top, "sq-cut"))
+        parts.append(text(frame.right, frame.top + 12, f"cut off: peak {fmt(cut, 2)}",
+                          "sq-tick sq-cut-note", "end", data_cut=fmt(cut, 2)))
     if outside:
         share = 100 * outside / len(values)
         parts.append(text(frame.right, frame.note, f"{fmt(share, 1)}% beyond ±{fmt(xmax, 3)}", "sq-tick", "end"))

@@ -41,6 +41,7 @@ EXTRA = {
     "variance-tower": {"dk": "64", "n": "1000", "seed": "7"},
     "softmax-spike": {"scores": "2,-1,0.5", "stretch": "40"},
     "nudge": {"scores": "2,-1,0.5", "stretch": "16", "delta": "0.01", "target": "2"},
+    "variance-rule": {"points": "3,-3,3", "c": "8"},
     "saturation": {"dk": "512", "n": "32", "divisor": "none", "rows": "300", "seed": "4"},
     "corner-dk1": {"n": "10000", "seed": "3"},
     "corner-ties": {"n": "12", "value": "-5", "c": "0"},
