@@ -17,7 +17,8 @@ def table(figure_id: str) -> str:
     defaults = figures.state_params(module.State())
     rows = ["| parameter | allowed values | default | what it sets |", "| --- | --- | --- | --- |"]
     for spec in module.PARAMS:
-        rows.append(f"| `{spec.name}` | {spec.allowed()} | `{defaults[spec.name]}` | {spec.doc} |")
+        where = " Its control is under *More settings*." if spec.advanced and spec.control else ""
+        rows.append(f"| `{spec.name}` | {spec.allowed()} | `{defaults[spec.name]}` | {spec.doc}{where} |")
     return "\n".join(rows)
 
 

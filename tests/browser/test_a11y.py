@@ -58,7 +58,8 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, figure
             if (!f.contains(a)) return null;
             return {tag: a.tagName.toLowerCase(), type: a.type || '', handle: a.dataset.handle || null,
                     action: a.dataset.action || null, play: a.dataset.play || null,
-                    max: a.max || null, value: a.value || null, more: Boolean(a.closest('details'))}; }""",
+                    max: a.max || null, value: a.value || null, field: a.dataset.field || null,
+                    more: Boolean(a.closest('details'))}; }""",
                              fig.element_handle())
         if info is None:
             if operated:
@@ -77,9 +78,10 @@ def test_keyboard_alone_reaches_and_operates_every_control(watched, path, figure
             page.keyboard.press("ArrowLeft" if info["value"] == info["max"] else "ArrowRight")
         elif info["type"] == "radio":
             page.keyboard.press("ArrowRight")
-        elif info["type"] == "text":
-            page.keyboard.press("End")
-            page.keyboard.type(",0.5" if "," in info["value"] else "7")
+        elif info["type"] == "text":  # a valid value other than the default, from the parameter's spec
+            value = next(s for s in figures.get(figure_id).PARAMS if s.name == info["field"]).example()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(value)
             page.keyboard.press("Enter")
         elif info["play"]:
             page.keyboard.press("Enter")

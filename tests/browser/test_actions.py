@@ -82,7 +82,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 def test_downloads_are_standalone_and_carry_the_state(watched, tmp_path):
     page = watched.open("/step-6/")
     fig = "[data-figure='score-histogram']:has(input[data-field='dk'])"
+    before = watched.state(fig)
     page.locator(f"{fig} input[data-field='dk']").fill("16")
+    watched.wait_state_change(fig, before)  # settle alone may return before a slow answer has come
     watched.settle(fig)
     state = watched.state(fig)
     open_actions(page, fig)

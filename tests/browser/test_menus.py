@@ -118,7 +118,7 @@ def test_a_row_copies_one_iframe_per_panel(watched):
     assert len(lines) == 3
     for line, divisor in zip(lines, ("none", "sqrt", "dk")):
         assert line.startswith(f'<iframe src="{watched.server.url}/embed/score-histogram/?dk=64&amp;divisor={divisor}&amp;')
-    assert row.locator("[data-action='permalink']").get_attribute("href") == f"#{ids[0]}"
+    assert row.locator("[data-action='permalink']").get_attribute("href").endswith(f"step-6/#{ids[0]}")
     assert watched.errors == []
 
 

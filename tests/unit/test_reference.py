@@ -36,3 +36,11 @@ def test_section_shows_the_snippet_as_text_and_the_live_example_as_a_frame():
     snippet = re.search(r'<code data-sq-snippet="../embed/dot-product/"[^>]*>(.*?)</code>', text).group(1)
     assert html.unescape(snippet) == frame and "<" not in snippet, "the snippet is escaped once, to show as text"
     assert text.startswith("### The dot product: two arrows, one number {#embed-dot-product}\n")
+
+
+def test_the_table_says_which_controls_sit_under_more_settings():
+    rows = {line.split("|")[1].strip(" `"): line for line in table("saturation").splitlines()[2:]}
+    assert rows["rows"].endswith("Its control is under *More settings*. |")
+    assert rows["seed"].endswith("Its control is under *More settings*. |")
+    assert "More settings" not in rows["dk"] + rows["n"] + rows["divisor"]
+    assert "More settings" not in table("variance-tower"), "a parameter without a control is under nothing"
