@@ -38,7 +38,7 @@ def test_length_every_control(watched):
     assert state["seed"] == 42
     state, r = act(watched, FIG, FID, lambda f: f.locator("button[data-event='resample']").click())
     assert state["seed"] != 42
-    page.locator(f"{FIG} [data-value='s']").wait_for()
+    assert page.locator(f"{FIG} output[data-value='s']").text_content() == "1.5"
     assert watched.errors == []
 
 

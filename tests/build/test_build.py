@@ -276,7 +276,7 @@ def _source_cards():
 
 def test_every_step_has_cards_and_the_review_page_holds_them_all(site_dir):
     deck = _source_cards()
-    assert {f"step-{n}.md" for n in range(1, 8)} | {"assumptions.md", "train.md"} == {c.page for c in deck}
+    assert {f"step-{n}.md" for n in range(1, 8)} | {"assumptions.md", "train.md", "long-rows.md"} == {c.page for c in deck}
     assert len(deck) >= 3 + 8
     assert len({c.question for c in deck}) == len(deck), "no two cards ask the same question"
     review = (site_dir / "review" / "index.html").read_text(encoding="utf-8")

@@ -364,3 +364,9 @@ def test_assumptions_gpt2_initialization_numbers():
     assert f"{sd:.1f}" == claims["gpt2-score-std"] and sd == pytest.approx(std * std * width, rel=0.05)
     assert "the approach of [Gilmer et al. 2023](references.md#gilmer-2023)" in page("assumptions.md")
     assert "{: #gilmer-2023 }" in page("references.md")
+
+
+def test_long_rows_soft_cap_aside():
+    text = page("long-rows.md")
+    assert "it shrinks a score of 10 by about 1%, and no score passes 50" in text
+    assert round(100 * (1 - 50 * math.tanh(10 / 50) / 10)) == 1 and 50 * math.tanh(1e6 / 50) <= 50
