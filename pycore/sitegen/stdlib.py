@@ -4,7 +4,7 @@ core, both precompiled by the Pyodide the site ships.
 Pyodide's stock ``python_stdlib.zip`` is 2.5 MB of source and hardly compresses; the figures need
 a fifth of it. At build time Node starts that Pyodide, loads the core the way the browser does,
 imports every module that any runtime file names, drives every figure through ``pycore.bridge``
-(render, continue, update, buttons, snippet, bad input) and notes which modules came from the
+(render, continue, update, buttons, snippet, notebook, bad input) and notes which modules came from the
 zip. Those, and only those, are compiled by that same interpreter (``-OO``: no docstrings or
 asserts; no line tables, so a traceback names functions but not lines) and zipped, and so is
 the core: Python then compiles nothing at start, over a second sooner here, from archives about
@@ -55,6 +55,7 @@ for figure_id in map(lambda m: m.replace("_", "-"), figures.MODULES):
             ask({"op": "update", "figure": figure_id, "state": state, "slice_ms": 5, "event": {"type": control.name}})
     ask({"op": "update", "figure": figure_id, "state": state, "event": {"type": "key", "handle": "q", "key": "ArrowUp"}})
     ask({"op": "snippet", "figure": figure_id, "state": state})
+    ask({"op": "notebook", "figure": figure_id, "state": state, "url": "https://example.org/"})
     ask({"op": "render", "figure": figure_id, "params": {"no-such-field": "1"}})
     ask({"op": "render", "figure": figure_id, "params": {s.name: "<b>" for s in module.PARAMS}})
 ask({"op": "digest", "seed": 1, "count": 10})

@@ -120,6 +120,8 @@ def test_download_notebook_gives_a_valid_notebook_of_the_current_state(watched, 
     page = watched.open("/step-6/")
     fig = "[data-figure='score-histogram']:has(input[data-field='dk'])"
     page.locator(f"{fig} input[data-field='dk']").fill("16")
+    page.wait_for_function("(s) => { const f = document.querySelector(s); return !f.dataset.busy && "
+                           "JSON.parse(f.dataset.state).dk === 16; }", arg=fig, timeout=60_000)
     watched.settle(fig)
     state = watched.state(fig)
     with page.expect_download() as info:
