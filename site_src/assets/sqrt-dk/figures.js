@@ -19,7 +19,10 @@ const activate = (view) => view.activate(isEmbedPage() ? embedParams() : view.li
 const client = new BridgeClient(STALL_MS, {
   loading: (detail) => notReady((view) => view.status(detail ? `Loading Python in your browser: ${detail}…` : "Loading Python in your browser…")),
   ready: () => views.forEach(activate),
-  failed: (reason) => notReady((view) => view.unavailable(reason)),
+  failed: (reason) => { // every figure says why, scrolled to or not
+    notReady((view) => view.unavailable(reason));
+    document.querySelectorAll("[data-figure]:not([data-bound])").forEach(bind);
+  },
 });
 
 /** Make one figure a view that follows Python's start, once. */
