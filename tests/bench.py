@@ -2,12 +2,19 @@
 
 Run after ``make site``. The site is served as a real host serves it (tests/bench_server.py:
 compressed, with ETags), and page loads are measured twice: on loopback and under a throttled
-profile that Chromium's DevTools protocol emulates (10 Mbit/s down, 40 ms round trip). Nothing
-here is asserted; the figures go into notes and the README.
+profile that Chromium's DevTools protocol emulates (10 Mbit/s down, 40 ms round trip). Then
+Lighthouse (tests/lighthouse.mjs, the pinned npm package) scores every page of mkdocs.yml's nav and
+three embed pages with its default mobile settings under devtools throttling. Nothing here is
+asserted; the figures go into notes and the README.
+
+``python -m tests.bench --lighthouse [PAGE ...]`` runs Lighthouse alone, on the pages named (site
+paths such as ``/step-5/``) or on all of them.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -19,7 +26,7 @@ from playwright.sync_api import sync_playwright
 
 from tests.bench_server import Host
 from tests.browser_setup import executable
-from tests.conftest import ROOT
+from tests.conftest import ROOT, article_pages
 
 SITE = ROOT / "site"
 BLANK = """<!doctype html><html><head><meta charset="utf-8"><title>bare loadPyodide</title>
@@ -241,17 +248,69 @@ def training(browser, server) -> tuple[float, float]:
     return statistics.median(steps), run
 
 
+EMBEDS = ("/embed/dot-product/", "/embed/score-histogram/?dk=64&divisor=none", "/embed/summary-pipeline/")
+"""Three embed pages: a small figure, one whose address asks for a state, and the largest drawing."""
+LIGHTHOUSE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100,
+                      "lcp": 2500, "tbt": 200, "cls": 0.05}
+"""The issue's targets: scores at least these, LCP and TBT (ms) and CLS at most these."""
+
+
+def lighthouse(host: Host, pages: list[str], chromium: str) -> list[dict]:
+    """One Lighthouse run per page (tests/lighthouse.mjs), each in a fresh Chromium: its JSON result."""
+    node = subprocess.run(["node", str(ROOT / "tests" / "lighthouse.mjs"), *(host.url + p for p in pages)],
+                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": chromium})
+    results = [json.loads(line) for line in node.stdout.splitlines() if line.startswith("{")]
+    if node.returncode or len(results) != len(pages):
+        print(node.stderr, file=sys.stderr)
+    for result in results:
+        result["page"] = result["url"].removeprefix(host.url)
+    return results
+
+
+def _mark(text: str, ok: bool) -> str:
+    return text if ok else f"{text} *"
+
+
+def lighthouse_table(results: list[dict]) -> str:
+    """The Lighthouse results as one text table, the targets on top and a mark on each number that misses."""
+    t = LIGHTHOUSE_TARGETS
+    head = ("page", "perf", "FCP", "LCP", "TBT", "CLS", "a11y", "b-p", "SEO", "failed audits")
+    goal = ("target", f">={t['performance']}", "", f"<={t['lcp'] / 1000:.1f} s", f"<={t['tbt']} ms",
+            f"<={t['cls']}", f"{t['accessibility']}", f"{t['best-practices']}", f"{t['seo']}", "")
+    rows = [head, goal]
+    for r in results:
+        if r.get("error") and "performance" not in r:
+            rows.append((r["page"], "error", "", "", "", "", "", "", "", r["error"][:80]))
+            continue
+        rows.append((r["page"], _mark(f"{r['performance']}", r["performance"] >= t["performance"]),
+                     f"{r['fcp'] / 1000:.1f} s", _mark(f"{r['lcp'] / 1000:.1f} s", r["lcp"] <= t["lcp"]),
+                     _mark(f"{r['tbt']:.0f} ms", r["tbt"] <= t["tbt"]), _mark(f"{r['cls']:.3f}", r["cls"] <= t["cls"]),
+                     *(_mark(f"{r[c]}", r[c] >= t[c]) for c in ("accessibility", "best-practices", "seo")),
+                     ", ".join(r["failed"])))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines) + "\n(* misses its target; failed audits: those with weight that score below 0.9)"
+
+
 def mb(pair: tuple[int, int]) -> str:
     return f"{pair[0] / 1e6:.2f} / {pair[1] / 1e6:.2f} MB"
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lighthouse", nargs="*", metavar="PAGE", help="run Lighthouse alone, on these pages or all")
+    args = parser.parse_args()
     if not (SITE / "index.html").exists():
         print("site/ is missing: run 'make site' first (make bench does).", file=sys.stderr)
         return 1
     host = Host(SITE)
     host.extra["/__bench__/blank.html"] = BLANK.encode()
     chromium = executable()
+    pages = args.lighthouse or [*article_pages(), *EMBEDS]
+    if args.lighthouse is not None:
+        print(lighthouse_table(lighthouse(host, pages, chromium)))
+        host.close()
+        return 0
     loads = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--disable-background-networking"])
@@ -268,6 +327,7 @@ def main() -> int:
         first_redraw, jump_done, jump_drags = jump(browser, host)
         train_step, train_run = training(browser, host)
         browser.close()
+    scores = lighthouse(host, pages, chromium)
     host.close()
     build = build_seconds()
     loop, slow = loads["loopback"], loads["throttled"]
@@ -277,6 +337,7 @@ def main() -> int:
         ("first interactive figure, Step 2, loopback (median of 3, cold)", f"{loop['cold']:.0f} ms", ""),
         ("  ratio to bare loadPyodide, loopback", f"{loop['cold'] / loop['bare']:.2f}", "<= 1.0"),
         ("repeat visit, loopback (median of 3)", f"{loop['repeat']:.0f} ms", ""),
+        ("  ratio repeat / cold, loopback", f"{loop['repeat'] / loop['cold']:.2f}", "<= 0.35"),
         ("bare stock loadPyodide, throttled (median of 3, cold)", f"{slow['bare']:.0f} ms", ""),
         ("first interactive figure, Step 2, throttled (median of 3, cold)", f"{slow['cold']:.0f} ms", ""),
         ("  ratio to bare loadPyodide, throttled", f"{slow['cold'] / slow['bare']:.2f}", "<= 0.8"),
@@ -305,6 +366,8 @@ def main() -> int:
     print(f"\n{'measure'.ljust(width)}  {'value':>18}  target")
     for name, value, note in rows:
         print(f"{name.ljust(width)}  {value:>18}  {note}")
+    print("\nLighthouse 12, default mobile settings, devtools throttling (one run per page):\n")
+    print(lighthouse_table(scores))
     return 0
 
 

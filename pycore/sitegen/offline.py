@@ -32,6 +32,13 @@ SKIPPED = (
 )
 """Files a reader never needs offline, as patterns on the path under the site root."""
 
+EMBED_NEEDS = (
+    "assets/sqrt-dk/*",  # the page side's scripts and styles, and the two Python archives
+    "assets/vendor/pyodide/*",  # Pyodide's files
+    "assets/favicon.svg",
+)
+"""What every embed page needs besides itself, as patterns: all that a frame on another site keeps offline."""
+
 
 def _digest(data: bytes, size: int) -> str:
     return hashlib.sha256(data).hexdigest()[:size]
@@ -56,11 +63,13 @@ def manifest(site: Path) -> dict[str, str]:
 
 
 def precache(site: Path) -> dict:
-    """The version (a hash of the file list and of the worker's own code) and the file list."""
+    """The version (a hash of the file list and of the worker's own code), the file list, and the part of it
+    that embed pages need besides themselves."""
     files = manifest(site)
     source = (TEMPLATES / WORKER).read_bytes()
     version = _digest(json.dumps(files, sort_keys=True).encode() + source, 12)
-    return {"version": version, "files": files}
+    embed = [path for path in files if any(fnmatchcase(path, pattern) for pattern in EMBED_NEEDS)]
+    return {"version": version, "files": files, "embed": embed}
 
 
 def write_worker(site: Path) -> None:

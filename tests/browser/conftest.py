@@ -105,6 +105,19 @@ class Watched:
             self.page.wait_for_timeout(100)
 
 
+# Each figure brought into view in turn, as a reader scrolling down does (figures are bound as they come
+# near); then every figure on the page must be interactive.
+SCROLL_THROUGH = """async () => { for (const f of document.querySelectorAll('[data-figure]')) {
+  f.scrollIntoView(); await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); } }"""
+ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every(f => f.dataset.ready === 'true')"
+
+
+def every_figure_ready(page):
+    """Scroll through the page's figures and wait until all are interactive."""
+    page.evaluate(SCROLL_THROUGH)
+    page.wait_for_function(ALL_READY, timeout=READY_MS)
+
+
 def drag(page, selector: str, handle: str, dx: float, dy: float, steps: int = 6):
     """Drag a figure's handle with the mouse by (dx, dy) CSS pixels."""
     dot = page.locator(f"{selector} [data-handle='{handle}'] .sq-dot")

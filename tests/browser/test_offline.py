@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import AXE, COURSE, READY_MS, Watched, frame_of
+from tests.browser.conftest import AXE, COURSE, HOST, READY_MS, Watched, every_figure_ready, expected, frame_of
 from tests.browser.test_robust import CSP
-from tests.conftest import article_pages, free_port
+from tests.conftest import Server, article_pages, free_port, shipped_archives
 from tests.nginx import Nginx
 
 OFFLINE = "Available offline: this site now works without a network."
 UPDATE = "A new version is ready; it loads on your next visit."
-ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every(f => f.dataset.ready === 'true')"
 EMBEDS = {"/embed/dot-product/?q=1,1": {"q": [1, 1]},
           "/embed/score-histogram/?dk=64&divisor=sqrt&theme=dark": {"dk": 64, "divisor": "sqrt"},
           "/embed/saturation/?dk=256&n=16&divisor=none": {"dk": 256, "n": 16, "divisor": "none"}}
+# The caches of the site's offline copy, one per version (Python's snapshot has a cache of its own).
+SITE_CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('sqrt-dk /'))"
+# The addresses under which Python's snapshot is kept.
+SNAPSHOTS = "async () => (await (await caches.open('sqrt-dk python snapshot /')).keys()).map((r) => r.url)"
 # What a page is given for each file: the first 16 hex digits of its SHA-256, as the build writes them.
 HASHES = """async ([root, paths]) => Object.fromEntries(await Promise.all(paths.map(async (path) => {
   const body = await (await fetch(new URL(path, root))).arrayBuffer();
@@ -60,7 +64,7 @@ def first_visit(context, url: str):
     """A new page of the context at ``url``, once its figures are interactive and the site is kept offline."""
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    every_figure_ready(page)
     kept_offline(page)
     return page
 
@@ -118,11 +122,11 @@ def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, 
     failed = []
     context.on("requestfailed", lambda r: failed.append(r.url))
     page.reload()  # a full load from the cache: Python starts again, offline
-    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    every_figure_ready(page)
     for path in article_pages():  # then every page by Material's instant navigation
         reader.open(path, ready=None)
         assert page.locator("article h1").first.text_content().strip(), path
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        every_figure_ready(page)
         figures = page.locator("[data-figure]:has(input[type='range'], [data-handle])")
         if figures.count():
             operate(page, figures.first)
@@ -190,22 +194,22 @@ def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, c
         changed = {f"/{path}" for path, digest in b["files"].items() if a["files"].get(path) != digest}
         assert changed == {"/step-2/", "/assets/sqrt-dk/figures.css", "/assets/sqrt-dk/a11y.js"}
         page.reload()  # the browser finds the new sw.js; the page stays with the version that served it
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        every_figure_ready(page)
         page.locator(".sq-offline").filter(has_text=UPDATE).wait_for(timeout=READY_MS)
         assert version_shown(page) == ["A", "A", "A"]
         assert page.evaluate(HASHES, [server.url + "/", list(a["files"])]) == a["files"]
         fetched = {path.split("?")[0] for path, status in server.log()}
         assert fetched == {"/sw.js", *changed}, "the new version fetched only what changed"
-        caches = page.evaluate("() => caches.keys()")
+        caches = page.evaluate(SITE_CACHES)
         assert sorted(caches) == sorted(f"sqrt-dk {COURSE} {v['version']}" for v in (a, b))
 
         page.close()  # no page of version A is left open: the next visit is version B's
         page = context.new_page()
         page.goto(server.url + "/step-2/")
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        every_figure_ready(page)
         assert version_shown(page) == ["B", "B", "B"]
         assert page.evaluate(HASHES, [server.url + "/", list(b["files"])]) == b["files"]
-        assert page.evaluate("() => caches.keys()") == [f"sqrt-dk {COURSE} {b['version']}"]
+        assert page.evaluate(SITE_CACHES) == [f"sqrt-dk {COURSE} {b['version']}"]
         assert context.errors == []
     finally:
         server.close()
@@ -239,3 +243,125 @@ def test_sandboxed_frames_stay_interactive_with_service_workers_allowed(contexts
     fig.locator("[data-readout='cue']").filter(has_text="opposed").wait_for(timeout=10_000)
     page.wait_for_timeout(1000)  # Python is up: elsewhere the worker would be registered by now
     assert context.errors == [] and not [w for w in context.warnings if "offline" in w]
+
+
+def until(page, script: str, arg=None, ok=bool):
+    """Evaluate an async script every quarter second until ``ok`` holds for its result; that result."""
+    for _ in range(READY_MS // 250):
+        result = page.evaluate(script, arg)
+        if ok(result):
+            return result
+        time.sleep(0.25)
+    raise AssertionError(f"never: {script}")
+
+
+def snapshot_kept(page) -> list[str]:
+    """Wait until Python's start is kept for the next visit; the addresses it is kept under."""
+    return until(page, SNAPSHOTS)
+
+
+def started_from(page) -> str:
+    every_figure_ready(page)
+    return page.evaluate("() => window.sqrtDk.startedFrom()")
+
+
+def operate_as_cpython(page) -> None:
+    """One keyboard step on every figure of the page; each then shows what CPython draws for its state."""
+    for fig in page.locator("[data-figure]:has(input[type='range'], [data-handle])").all():
+        operate(page, fig)
+    page.wait_for_function("() => !document.querySelector('[data-figure][data-busy]')", timeout=READY_MS)
+    for fig in page.locator("[data-figure]").all():
+        state = json.loads(fig.get_attribute("data-state"))
+        svg, readouts = expected(fig.get_attribute("data-figure"), state)
+        assert fig.locator(".sq-figure__stage").inner_html() == svg
+        assert {e.get_attribute("data-readout"): e.text_content() for e in fig.locator("[data-readout]").all()} == readouts
+
+
+def test_a_repeat_visit_starts_python_from_its_snapshot_and_draws_what_cpython_draws(contexts, server):
+    context = contexts()
+    page = first_visit(context, server.url + "/step-3/")
+    assert page.evaluate("() => window.sqrtDk.startedFrom()") == "start"
+    assert len(snapshot_kept(page)) == 1
+    page.reload()
+    assert started_from(page) == "snapshot"
+    operate_as_cpython(page)
+    assert context.errors == []
+
+
+def test_a_broken_snapshot_falls_back_to_the_normal_start_and_is_replaced(contexts, server):
+    context = contexts()
+    page = first_visit(context, server.url + "/step-3/")
+    [key] = snapshot_kept(page)
+    page.evaluate("""async (key) => (await caches.open('sqrt-dk python snapshot /'))
+        .put(key, new Response(new Uint8Array(4096).fill(7)))""", key)
+    page.reload()
+    assert started_from(page) == "start"
+    operate_as_cpython(page)
+    until(page, "async (key) => { const r = await (await caches.open('sqrt-dk python snapshot /')).match(key);"
+                " return r !== undefined && (await r.arrayBuffer()).byteLength > 4096; }", key)
+    page.reload()
+    assert started_from(page) == "snapshot"
+    assert context.errors == []
+
+
+def test_an_update_of_the_runtime_never_starts_from_the_old_snapshot(contexts, site_dir, tmp_path):
+    """A new build whose core archive changed (a new content-hashed name): the next visit starts Python anew,
+    keeps the new build's snapshot and drops the old one."""
+    live = tmp_path / "live"
+    shutil.copytree(site_dir, live)
+    server = Server(live, port=free_port())
+    try:
+        context = contexts()
+        page = first_visit(context, server.url + "/step-3/")
+        [old] = snapshot_kept(page)
+        page.reload()
+        assert started_from(page) == "snapshot"
+
+        runtime = live / "assets/sqrt-dk/runtime-files.js"
+        core = shipped_archives(live)["CORE"]
+        renamed = "core-0123456789ab.zip"
+        (live / "assets/sqrt-dk" / renamed).write_bytes((live / "assets/sqrt-dk" / core).read_bytes())
+        runtime.write_text(runtime.read_text(encoding="utf-8").replace(core, renamed), encoding="utf-8")
+        offline.write_worker(live)
+        version = offline.precache(live)["version"]
+        page.reload()  # the browser finds the new sw.js; the new version takes over once this page is gone
+        page.locator(".sq-offline").filter(has_text=UPDATE).wait_for(timeout=READY_MS)
+        page.close()
+        until(context.service_workers[-1], SITE_CACHES, ok=lambda names: names == [f"sqrt-dk / {version}"])
+        page = context.new_page()
+        page.goto(server.url + "/step-3/")
+        assert started_from(page) == "start"
+        operate_as_cpython(page)
+        [new] = until(page, SNAPSHOTS, ok=lambda keys: keys and keys != [old])
+        assert renamed in new
+        assert context.errors == []
+    finally:
+        server.close()
+
+
+def test_an_embed_framed_by_another_origin_keeps_only_what_embeds_need(contexts, server, site_dir, tmp_path):
+    """Framed by a page of another origin, the embed registers the worker for embeds alone. (The host is on
+    another port of 127.0.0.1, the same site, since Chromium here refuses service workers to frames of
+    another site, whose storage it would partition; where they are allowed the page does the same.)"""
+    (tmp_path / "course.html").write_text(HOST.replace("{frames}", f'<iframe id="f0" title="figure" width="100%" '
+                                          f'height="600" src="{server.url}/embed/score-histogram/?dk=64"></iframe>'),
+                                          encoding="utf-8")
+    other = Server(tmp_path, port=free_port())
+    context = contexts()
+    page = context.new_page()
+    page.goto(f"{other.url}/course.html")
+    frame = page.frame_locator("#f0")
+    frame.locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+    embed = next(f for f in page.frames if "/embed/" in f.url)
+    embed.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=READY_MS)
+    precache = offline.precache(site_dir)
+    [cache] = embed.evaluate(SITE_CACHES)
+    assert cache == f"sqrt-dk / {precache['version']}"
+    kept = embed.evaluate("async (name) => (await (await caches.open(name)).keys())"
+                          ".map((r) => new URL(r.url).pathname.slice(1))", cache)
+    assert sorted(kept) == sorted([*precache["embed"], "embed/score-histogram/"])
+    assert {"assets/vendor/pyodide/pyodide.asm.wasm", "assets/sqrt-dk/figures.js"} <= set(kept)
+    assert not [path for path in kept if path.endswith("index.html") or path in ("", "step-3/")]
+    assert embed.evaluate(SNAPSHOTS) == [], "no snapshot of Python in a host site's storage"
+    assert context.errors == []
+    other.close()

@@ -106,6 +106,8 @@ def test_one_embed_page_per_registered_figure(site_dir):
         text = page.read_text(encoding="utf-8")
         assert module.render(module.State()) in text
         assert 'class="md-header' not in text, "embed pages carry no site chrome"
+        description = re.search(r'<meta name="description" content="([^"]+)">', text)
+        assert description and html.unescape(description.group(1)).startswith(f"{module.TITLE}: an interactive figure")
 
 
 EMPTY_GLOSSARY = "main_path: [index.md, bad.md]\nterms: []\n"

@@ -54,3 +54,35 @@ def test_a_changed_file_gives_a_new_version_and_a_different_worker(site_dir, tmp
     after = written(site)
     assert after["version"] != before["version"] and (site / "sw.js").read_bytes() != old
     assert {p for p in after["files"] if after["files"][p] != before["files"].get(p)} == {"assets/sqrt-dk/figures.css"}
+
+
+IMPORTS = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|new URL\(\s*)["'](\.{1,2}/[^"']+)["']""")
+
+
+def loaded_by(site_dir, page) -> set[str]:
+    """The site's files a page loads: its scripts, styles, icon and preloads, and what its scripts import
+    or start (workers), followed from module to module."""
+    text = page.read_text(encoding="utf-8")
+    refs = re.findall(r'<(?:script[^>]*\bsrc|link(?![^>]*rel="(?:alternate|canonical)")[^>]*\bhref)="([^"#?]+)"', text)
+    todo = [(page.parent / ref).resolve() for ref in refs if "//" not in ref and not ref.endswith("/")]
+    seen = set()
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        if path.suffix in (".js", ".mjs"):
+            todo += [(path.parent / ref).resolve() for ref in IMPORTS.findall(path.read_text(encoding="utf-8"))]
+    return {p.relative_to(site_dir.resolve()).as_posix() for p in seen}
+
+
+def test_an_embed_in_another_site_keeps_what_every_embed_page_loads_and_no_article_page(site_dir):
+    precache = written(site_dir)
+    embed = set(precache["embed"])
+    assert embed <= set(precache["files"])
+    for figure_id in figures.FIGURES:
+        loads = loaded_by(site_dir, site_dir / "embed" / figure_id / "index.html")
+        assert {"assets/sqrt-dk/figures.js", "assets/sqrt-dk/worker.js", "assets/vendor/pyodide/pyodide.asm.wasm"} <= loads
+        assert loads <= embed, figure_id
+    assert not [path for path in embed if path.endswith("/") or path.endswith(".html") or "katex" in path
+                or path.startswith(("assets/javascripts/", "assets/stylesheets/", "search/"))]

@@ -6,13 +6,17 @@
 // from the site; Python then runs on the page itself, behind the same message interface
 // (the site must answer with Access-Control-Allow-Origin for its files to load at all).
 function makeWorker() {
-  if (self.origin !== "null") return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  if (self.origin !== "null") {
+    const url = new URL("./worker.js", import.meta.url);
+    if (window.top !== window) url.search = "framed"; // no 30 MB snapshot of Python in every host site's storage
+    return new Worker(url, { type: "module" });
+  }
   const fake = { onmessage: null, onerror: null, postMessage: null };
   const post = (data) => setTimeout(() => fake.onmessage && fake.onmessage({ data }));
   const queued = [];
   fake.postMessage = (message) => queued.push(message);
   import("./runtime.js").then(({ createRuntime }) => {
-    const onMessage = createRuntime(new URL("./", import.meta.url), post);
+    const onMessage = createRuntime(new URL("./", import.meta.url), post, { snapshots: false });
     fake.postMessage = onMessage;
     queued.forEach(onMessage);
   }, (err) => fake.onerror && fake.onerror({ message: err.message }));
@@ -58,6 +62,7 @@ export class BridgeClient {
       case "ready":
         clearTimeout(this.stall);
         this.phase = "ready";
+        this.startedFrom = message.from; // "snapshot" or "start"
         this.resolveReady();
         this.listener.ready();
         break;

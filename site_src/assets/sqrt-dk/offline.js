@@ -37,8 +37,20 @@ function watch(registration) {
   check();
 }
 
+// A frame whose host page is on another origin: the browser keeps its storage apart, per host site.
+function framedByAnotherSite() {
+  if (window.top === window) return false;
+  try {
+    return window.top.location.origin !== location.origin;
+  } catch {
+    return true; // another origin's window may not even be asked
+  }
+}
+
 async function register() {
-  const registration = await navigator.serviceWorker.register(new URL("sw.js", ROOT));
+  // Framed by another site, only what embed pages need is kept there (see sw.js), not the whole site.
+  const worker = new URL(framedByAnotherSite() ? "sw.js?embed" : "sw.js", ROOT);
+  const registration = await navigator.serviceWorker.register(worker);
   if (!registration) return; // automation that blocks service workers answers with nothing
   registration.addEventListener("updatefound", () => watch(registration));
   watch(registration);

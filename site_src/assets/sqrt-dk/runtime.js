@@ -2,15 +2,24 @@
 // the page itself where no worker can be started (a frame sandboxed without allow-same-origin).
 //
 // Every message names its type. The page sends {type: "request", id, request}. This side posts
-// {type: "progress", text} while Python starts, then {type: "ready"} or {type: "failed", reason};
-// and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+// {type: "progress", text} while Python starts, then {type: "ready", from} ("snapshot" or "start")
+// or {type: "failed", reason}; and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
+//
+// A repeat visit starts from a memory snapshot of the interpreter with the core imported, made on
+// this machine after a normal start and kept in Cache Storage under the names of this build's
+// archives and Pyodide's version, so a site whose runtime changed never starts from an old one.
+// Whatever goes wrong with a snapshot, Python starts the normal way.
+import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
 import { CORE, LOCK, STDLIB } from "./runtime-files.js";
 
 const reason = (err) => String((err && err.message) || err);
+const SNAPSHOTS = "sqrt-dk python snapshot";
 
-export function createRuntime(base, post) {
+export function createRuntime(base, post, { snapshots = true } = {}) {
   let handle = null;
+  const key = new URL(`python-snapshot?pyodide=${version}&stdlib=${STDLIB}&core=${CORE}`, base).href;
+  const store = () => (snapshots && self.caches ? caches.open(SNAPSHOTS + " " + new URL("../../", base).pathname)
+    : Promise.reject(new Error("no Cache Storage")));
 
   async function fetchCore() {
     const archive = await fetch(new URL(CORE, base));
@@ -18,20 +27,60 @@ export function createRuntime(base, post) {
     return archive.arrayBuffer();
   }
 
+  async function savedSnapshot() {
+    try {
+      const found = await (await store()).match(key);
+      return found ? new Uint8Array(await found.arrayBuffer()) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // Keep this start's snapshot as the only one (an older build's goes), once the figures have what they asked for.
+  function keepSnapshot(pyodide) {
+    setTimeout(async () => {
+      try {
+        const snapshot = pyodide.makeMemorySnapshot();
+        const cache = await store();
+        await Promise.all((await cache.keys()).map((old) => cache.delete(old)));
+        await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+      } catch (err) {
+        console.warn(`Python's start could not be kept for the next visit: ${reason(err)}`);
+      }
+    }, 1000);
+  }
+
+  // The standard library is the site's trimmed one; the lock file lists no packages, as none are loaded.
+  async function boot(core, snapshot) {
+    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href,
+                                        stdLibURL: new URL(STDLIB, base).href, lockFileContents: LOCK,
+                                        ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: snapshots }) });
+    post({ type: "progress", text: "loading the figures' code" });
+    pyodide.unpackArchive(await core, "zip"); // files the core opens later, which a snapshot does not hold
+    handle = pyodide.pyimport("pycore.bridge").handle;
+    return pyodide;
+  }
+
   async function start() {
     post({ type: "progress", text: "loading the Python runtime" });
     const core = fetchCore(); // downloads while Pyodide starts
     core.catch(() => {}); // its failure is reported when awaited below
-    // The standard library is the site's trimmed one; the lock file lists no packages, as none are loaded.
-    const pyodide = await loadPyodide({ indexURL: new URL("../vendor/pyodide/", base).href,
-                                        stdLibURL: new URL(STDLIB, base).href, lockFileContents: LOCK });
-    post({ type: "progress", text: "loading the figures' code" });
-    pyodide.unpackArchive(await core, "zip");
-    handle = pyodide.pyimport("pycore.bridge").handle;
+    const snapshot = await savedSnapshot();
+    if (snapshot) {
+      try {
+        await boot(core, snapshot);
+        return "snapshot";
+      } catch (err) {
+        console.warn(`Python's kept start failed (${reason(err)}); starting it anew`);
+      }
+    }
+    const pyodide = await boot(core, null);
+    if (snapshots) keepSnapshot(pyodide);
+    return "start";
   }
 
   const ready = start();
-  ready.then(() => post({ type: "ready" }), (err) => post({ type: "failed", reason: reason(err) }));
+  ready.then((from) => post({ type: "ready", from }), (err) => post({ type: "failed", reason: reason(err) }));
 
   return async ({ type, id, request }) => {
     try {
