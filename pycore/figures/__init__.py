@@ -60,7 +60,7 @@ class Figure(Protocol):
     def snippet(self, state: Any) -> str:
         """A stand-alone numpy script that prints the readouts for ``state`` (Copy as Python; see ``_snippet``)."""
     # Optional: ``caption(state) -> str``, the caption's live line, what the figure shows now in words
-    # ("500 rows of 16 keys, not scaled, at dₖ = 64."), for a figure whose reader can change what a
+    # ("500 rows of 16 keys, not divided, at dₖ = 64."), for a figure whose reader can change what a
     # static caption would describe. The Markdown caption after it stays true in every state.
 
 

@@ -35,7 +35,7 @@ class Frame:
 
 def divisor_label(dk: int, divisor: str) -> str:
     """How the panel title names the scaling."""
-    return {"none": "not scaled", "sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]
+    return {"none": "not divided", "sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]
 
 
 def auto_xmax(dk: int, c: float) -> float:

@@ -38,7 +38,7 @@ def _both(state: State) -> tuple[list[float], list[float]]:
 def render(state: State) -> str:
     """The raw and the divided histograms side by side on the same axes."""
     raw, scaled = _both(state)
-    left, _ = _hist.histogram(raw, 1, 1.0, XMAX, 50, "dₖ = 1, not scaled")
+    left, _ = _hist.histogram(raw, 1, 1.0, XMAX, 50, "dₖ = 1, not divided")
     right, _ = _hist.histogram(scaled, 1, 1.0, XMAX, 50, "dₖ = 1, ÷ √1")
     label = f"Two identical histograms of {state.n} scores for d_k = 1: dividing by the square root of 1 changes nothing."
     return svg(660, 222, label, [el("g", {}, left), el("g", {"transform": "translate(330 0)"}, right)],

@@ -70,7 +70,7 @@ def test_the_saturation_caption_follows_the_divisor(watched):
     page = watched.open("/step-5/")
     fig = "#fig-saturation"
     caption = page.locator(f"{fig} figcaption")
-    assert "not scaled" in caption.text_content()
+    assert "not divided" in caption.text_content()
     before = watched.state(fig)
     page.locator(f"{fig} input[data-field='divisor'][value='sqrt']").check()
     watched.wait_state_change(fig, before)
@@ -78,7 +78,7 @@ def test_the_saturation_caption_follows_the_divisor(watched):
     state = watched.state(fig)
     assert state["divisor"] == "sqrt"
     assert page.locator(f"{fig} [data-caption]").text_content() == saturation.caption(saturation.parse(from_json(state)))
-    assert "not scaled" not in caption.text_content() and "÷ √64 = 8" in caption.text_content()
+    assert "not divided" not in caption.text_content() and "÷ √64 = 8" in caption.text_content()
     assert watched.errors == []
 
 

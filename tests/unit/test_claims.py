@@ -178,7 +178,7 @@ def test_saturation_caption_leaves_the_state_to_its_live_line():
     s = saturation.State()
     captions = [m.caption for m in found if m.figure == "saturation"]
     assert captions and all(c.startswith(("Move dₖ and the division", "The same rows")) for c in captions)
-    for word in ("not scaled", f"n = {s.n}", f"{s.rows} rows", f"dₖ = {s.dk}", f"{s.n} keys"):
+    for word in ("not divided", "not scaled", f"n = {s.n}", f"{s.rows} rows", f"dₖ = {s.dk}", f"{s.n} keys"):
         assert all(word not in c for c in captions)
 
 

@@ -104,7 +104,7 @@ def test_summary_removing_the_scaling_visibly_saturates_at_the_default_dk():
 
 
 @pytest.mark.parametrize("dk,n,divisor,n_rows,words", [
-    (64, 16, "none", 500, "not scaled"), (16, 8, "sqrt", 100, "÷ √16 = 4"), (128, 4, "dk", 2000, "÷ 128")])
+    (64, 16, "none", 500, "not divided"), (16, 8, "sqrt", 100, "÷ √16 = 4"), (128, 4, "dk", 2000, "÷ 128")])
 def test_saturation_live_caption_names_the_rows_it_draws(dk, n, divisor, n_rows, words):
     s = saturation.State(dk=dk, n=n, divisor=divisor, rows=n_rows)
     assert saturation.caption(s) == f"{n_rows} rows, each one query against n = {n} keys, {words}, at dₖ = {dk}."
@@ -112,17 +112,17 @@ def test_saturation_live_caption_names_the_rows_it_draws(dk, n, divisor, n_rows,
 
 def test_correlated_live_caption_names_its_setting():
     s = correlated.State(rho=0.25, dk=32, divisor="none", n=4)
-    assert correlated.caption(s) == f"ρ = 0.25 at dₖ = 32, not scaled, {correlated.PAIRS} rows of n = 4 keys."
+    assert correlated.caption(s) == f"ρ = 0.25 at dₖ = 32, not divided, {correlated.PAIRS} rows of n = 4 keys."
 
 
 def test_the_live_caption_follows_a_change_through_the_bridge():
     """Switching the divisor answers with the caption of the new state; a busy answer's is the drawn state's."""
     start = json.loads(bridge.handle(json.dumps({"op": "render", "figure": "saturation", "params": {}})))
-    assert "not scaled" in start["caption"]
+    assert "not divided" in start["caption"]
     event = {"type": "set", "field": "divisor", "value": "sqrt"}
     a = json.loads(bridge.handle(json.dumps({"op": "update", "figure": "saturation", "state": start["state"],
                                              "event": event})))
-    assert a["caption"] == saturation.caption(saturation.State(divisor="sqrt")) and "not scaled" not in a["caption"]
+    assert a["caption"] == saturation.caption(saturation.State(divisor="sqrt")) and "not divided" not in a["caption"]
     busy = bridge.answer(saturation, saturation.State(dk=300, seed=77), slice_ms=1)
     drawn = saturation.State(**busy["drawn"])
     assert busy["busy"] and drawn.rows < 500 and busy["caption"] == saturation.caption(drawn)
