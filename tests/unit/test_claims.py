@@ -96,7 +96,7 @@ def test_step5_scaled_rows_at_dk_1():
     assert close(0.16, np.median(m["max"]), 0.01) and close(0.27, np.median(m["jac"]), 0.01)
 
 
-@pytest.mark.parametrize("dk,stated,rows_drawn", [(1, 1.6e-4, 4_000_000), (2, 2.9e-5, 6_000_000)])
+@pytest.mark.parametrize("dk,stated,rows_drawn", [(1, 1.5e-4, 4_000_000), (2, 2.9e-5, 6_000_000)])
 def test_step5_scaled_saturation_is_rare_but_not_absent(dk, stated, rows_drawn):
     """With ÷√d_k the shares are tiny; a share p from R rows has standard error sqrt(p/R).
 
@@ -104,7 +104,7 @@ def test_step5_scaled_saturation_is_rare_but_not_absent(dk, stated, rows_drawn):
     normals, with ‖q‖² a chi-square of d_k degrees: the same law as full vectors, far cheaper.
     """
     text = page("step-5.md")
-    assert ("about \\(1.6 \\times 10^{-4}\\) of rows at \\(d_k = 1\\), \\(2.9 \\times 10^{-5}\\) at 2 and "
+    assert ("about \\(1.5 \\times 10^{-4}\\) of rows at \\(d_k = 1\\), \\(2.9 \\times 10^{-5}\\) at 2 and "
             "\\(3.3 \\times 10^{-6}\\) at 4") in text
     rng = np.random.default_rng(2026 + dk)
     hits = 0
@@ -370,3 +370,12 @@ def test_long_rows_soft_cap_aside():
     text = page("long-rows.md")
     assert "it shrinks a score of 10 by about 1%, and no score passes 50" in text
     assert round(100 * (1 - 50 * math.tanh(10 / 50) / 10)) == 1 and 50 * math.tanh(1e6 / 50) <= 50
+
+
+def test_bert_truncated_initialization_variance():
+    """A normal truncated at two standard deviations keeps 1 − 4φ(2)/(2Φ(2) − 1) of its variance; numpy agrees."""
+    assert "whose variance is about a quarter smaller (a factor of 0.77)" in page("assumptions.md")
+    phi = math.exp(-2) / math.sqrt(2 * math.pi)
+    factor = 1 - 4 * phi / math.erf(2 / math.sqrt(2))
+    x = np.random.default_rng(7).standard_normal(2_000_000)
+    assert round(factor, 2) == 0.77 and abs(np.var(x[np.abs(x) < 2]) - factor) < 0.003
