@@ -26,11 +26,11 @@ def test_the_actions_menu_opens_from_the_keyboard_and_escape_puts_focus_back(wat
     assert button.get_attribute("aria-expanded") == "true" and items.is_visible()
     assert items.get_attribute("id") == button.get_attribute("aria-controls")
     reached = []
-    for _ in range(6):
+    for _ in range(7):
         page.keyboard.press("Tab")
         reached.append(page.evaluate("() => [document.activeElement.dataset.action, document.activeElement.dataset.download]"))
-    assert reached == [["reset", None], ["python", None], ["download", "svg"], ["download", "png"], ["embed", None],
-                       ["permalink", None]]
+    assert reached == [["reset", None], ["python", None], ["download", "svg"], ["download", "png"], ["download", "ipynb"],
+                       ["embed", None], ["permalink", None]]
     page.keyboard.press("Escape")
     assert button.get_attribute("aria-expanded") == "false" and items.is_hidden()
     assert page.evaluate("() => document.activeElement.dataset.action") == "menu"
@@ -160,8 +160,8 @@ def test_the_mask_is_added_after_the_division_in_the_browser_too(watched):
     assert watched.errors == []
 
 
-OPEN_ALL = """() => { document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click());
-  document.querySelectorAll('details.sq-figure__more').forEach(d => { d.open = true; }); }"""
+OPEN_ALL = """() => { document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click()); }"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

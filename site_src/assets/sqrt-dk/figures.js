@@ -22,17 +22,13 @@ const activate = (view) => view.activate(isEmbedPage() ? embedParams() : view.li
 const client = new BridgeClient(STALL_MS, {
   loading: (detail) => notReady((view) => view.status(detail ? `Loading Python in your browser: ${detail}…` : "Loading Python in your browser…")),
   ready: () => views.forEach(activate),
-  failed: (reason) => { // every figure says why, scrolled to or not
-    notReady((view) => view.unavailable(reason));
-    document.querySelectorAll("[data-figure]:not([data-bound])").forEach(bind);
-  },
+  failed: (reason) => notReady((view) => view.unavailable(reason)),
 });
 
 /** Make one figure a view that follows Python's start, once; its view. */
 function bind(el) {
   if (el.dataset.bound) return [...views].find((view) => view.el === el);
   el.dataset.bound = "true";
-  near.unobserve(el);
   const view = new FigureView(el, client, isEmbedPage());
   if (isEmbedPage() && embedParams()) view.pend();
   views.add(view);
@@ -42,31 +38,15 @@ function bind(el) {
   return view;
 }
 
-// The first figure (and the one a permalink names) is bound at once; the others as they come within
-// two screens of the viewport, or as the keyboard's focus comes next to one.
-const near = new IntersectionObserver((entries) => entries.forEach((e) => { if (e.isIntersecting) bind(e.target); }),
-  { rootMargin: "200% 0px" });
-
-// Focus can outrun scrolling: the figures on either side of the focused element are bound at once, so
-// that Tab and Shift+Tab find their controls enabled.
-document.addEventListener("focusin", ({ target }) => {
-  const unbound = [...document.querySelectorAll("[data-figure]:not([data-bound])")];
-  let next = unbound.findIndex((el) => el.contains(target) || target.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-  if (next < 0) next = unbound.length;
-  [unbound[next - 1], unbound[next]].forEach((el) => el && bind(el));
-});
-
 function init() {
   fillSnippets();
   for (const view of views) if (!document.contains(view.el)) views.delete(view);
   const found = [...document.querySelectorAll("[data-figure]")].filter((el) => !el.dataset.bound);
   if (!found.length) return;
-  const linked = decodeURIComponent(location.hash.slice(1)).split("?")[0]; // a permalink's figure draws its state at once
-  for (const el of found) {
-    if (el === found[0] || el.id === linked) bind(el);
-    else near.observe(el);
-  }
-  bindPredictions(client, bind); // a prediction's figure is bound with it, so "Show me" can set it
+  // Every figure is bound at once. Binding them as they came near the viewport was tried (make bench,
+  // issue 22) and not kept: a far figure's controls stayed disabled until it was scrolled to.
+  found.forEach(bind);
+  bindPredictions(client, bind);
   // Python starts at once: the page's preload hints are already downloading its files, and it
   // runs in a worker, off the thread that paints. (Waiting for the first paint, or for a figure
   // to come near, measured slower in make bench and painted no sooner.)
