@@ -86,7 +86,11 @@ def test_downloads_are_standalone_and_carry_the_state(watched, tmp_path):
     page.locator(f"{fig} input[data-field='dk']").fill("16")
     watched.wait_state_change(fig, before)  # settle alone may return before a slow answer has come
     watched.settle(fig)
+    page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).dk === 16 && "
+                           "!document.querySelector(s).dataset.busy", arg=fig, timeout=30_000)
     state = watched.state(fig)
+    page.wait_for_function("([s, svg]) => document.querySelector(s + ' .sq-figure__stage').innerHTML === svg",
+                           arg=[fig, expected("score-histogram", state)[0]], timeout=30_000)
     open_actions(page, fig)
     with page.expect_download() as info:
         page.locator(f"{fig} [data-download='svg']").click()
