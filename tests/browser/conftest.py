@@ -80,6 +80,12 @@ class Watched:
     def state(self, selector: str) -> dict:
         return json.loads(self.page.locator(selector).get_attribute("data-state"))
 
+    def reveal(self, selector: str) -> None:
+        """Open the Going deeper asides around a figure and its More settings, so every control shows."""
+        self.page.evaluate("""(s) => { const f = document.querySelector(s);
+          for (let d = f.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+          f.querySelectorAll('details.sq-figure__more').forEach((d) => { d.open = true; }); }""", selector)
+
     def readouts(self, selector: str) -> dict[str, str]:
         return self.page.locator(selector).evaluate(
             "f => Object.fromEntries([...f.querySelectorAll('[data-readout]')].map(e => [e.dataset.readout, e.textContent]))")

@@ -20,6 +20,7 @@ def position(n: int) -> str:
 
 def test_length_every_control(watched):
     page = watched.open("/long-rows/")
+    watched.reveal(FIG)
     n = page.locator(f"{FIG} input[data-field='n']")
     assert n.get_attribute("data-scale") == "log" and n.get_attribute("aria-valuetext") == "1024"
     state, r = act(watched, FIG, FID, lambda f: n.fill(position(16)))

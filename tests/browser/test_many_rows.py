@@ -10,7 +10,8 @@ from tests.browser.test_softmax_pages import act
 
 def test_saturation_every_control(watched):
     watched.open("/step-5/")
-    fig, fid = "#fig-saturation", "saturation"
+    fig, fid = "#fig-saturation-2", "saturation"  # the aside's copy, with every readout
+    watched.reveal(fig)
     state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='dk']").fill("256"))
     assert state["dk"] == 256 and float(r["saturated"]) > 0.45
     state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='divisor'][value='sqrt']").check())
@@ -32,6 +33,7 @@ def test_saturation_every_control(watched):
 def test_saturation_bad_seed_gets_a_message_and_keeps_the_figure(watched):
     page = watched.open("/step-5/")
     fig = "#fig-saturation"
+    watched.reveal(fig)
     watched.settle(fig)
     before = watched.state(fig)
     seed = page.locator(f"{fig} input[data-field='seed']")
