@@ -69,9 +69,14 @@ def first_visit(context, url: str):
     return page
 
 
+def operable(page):
+    """The page's figures with a slider or handle in view (not inside a closed aside or More settings)."""
+    return page.locator("[data-figure]").filter(has=page.locator("input[type='range']:visible, [data-handle]:visible"))
+
+
 def operate(page, figure):
-    """One keyboard step on the figure's first slider or handle; done when its state has changed."""
-    target = figure.locator("input[type='range'], [data-handle]").first
+    """One keyboard step on the figure's first visible slider or handle; done when its state has changed."""
+    target = figure.locator("input[type='range']:visible, [data-handle]:visible").first
     before = figure.get_attribute("data-state")
     key = target.evaluate("t => t.type !== 'range' ? 'ArrowUp' : t.value === t.max ? 'ArrowLeft' : 'ArrowRight'")
     target.focus()
@@ -127,7 +132,7 @@ def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, 
         reader.open(path, ready=None)
         assert page.locator("article h1").first.text_content().strip(), path
         every_figure_ready(page)
-        figures = page.locator("[data-figure]:has(input[type='range'], [data-handle])")
+        figures = operable(page)
         if figures.count():
             operate(page, figures.first)
     for path, state in EMBEDS.items():  # embed pages, opened cold, with their address's state
@@ -225,8 +230,8 @@ def test_offline_under_a_sub_path_and_a_strict_content_security_policy(contexts,
     context.set_offline(True)
     for path in ("/step-6/", "/embed/dot-product/?q=1,1"):
         page.goto(site.url + path)
-        page.wait_for_function(ALL_READY, timeout=READY_MS)
-        operate(page, page.locator("[data-figure]:has(input[type='range'], [data-handle])").first)
+        every_figure_ready(page)
+        operate(page, operable(page).first)
     assert context.errors == []
 
 
@@ -267,7 +272,7 @@ def started_from(page) -> str:
 
 def operate_as_cpython(page) -> None:
     """One keyboard step on every figure of the page; each then shows what CPython draws for its state."""
-    for fig in page.locator("[data-figure]:has(input[type='range'], [data-handle])").all():
+    for fig in operable(page).all():
         operate(page, fig)
     page.wait_for_function("() => !document.querySelector('[data-figure][data-busy]')", timeout=READY_MS)
     for fig in page.locator("[data-figure]").all():
