@@ -148,6 +148,15 @@ def shows(shown: dict[str, str], readouts: dict[str, str]) -> bool:
     return bool(shown) and shown == {name: readouts[name] for name in shown}
 
 
+def drawn_as_cpython(fig) -> None:
+    """A figure element shows CPython's drawing of its data-state, and CPython's value in every readout it shows."""
+    state = json.loads(fig.get_attribute("data-state"))
+    svg, readouts = expected(fig.get_attribute("data-figure"), state)
+    assert fig.locator(".sq-figure__stage").inner_html() == svg
+    shown = {e.get_attribute("data-readout"): e.text_content() for e in fig.locator("[data-readout]").all()}
+    assert shown == {name: readouts[name] for name in shown}
+
+
 def expected(figure_id: str, state: dict):
     """What CPython computes for the state the browser shows."""
     module = figures.get(figure_id)

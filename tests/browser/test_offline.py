@@ -13,7 +13,7 @@ import time
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import AXE, COURSE, HOST, READY_MS, Watched, every_figure_ready, expected, frame_of
+from tests.browser.conftest import AXE, COURSE, HOST, READY_MS, Watched, drawn_as_cpython, every_figure_ready, frame_of
 from tests.browser.test_robust import CSP
 from tests.conftest import Server, article_pages, free_port, shipped_archives
 from tests.nginx import Nginx
@@ -276,11 +276,7 @@ def operate_as_cpython(page) -> None:
         operate(page, fig)
     page.wait_for_function("() => !document.querySelector('[data-figure][data-busy]')", timeout=READY_MS)
     for fig in page.locator("[data-figure]").all():
-        state = json.loads(fig.get_attribute("data-state"))
-        svg, readouts = expected(fig.get_attribute("data-figure"), state)
-        assert fig.locator(".sq-figure__stage").inner_html() == svg
-        shown = {e.get_attribute("data-readout"): e.text_content() for e in fig.locator("[data-readout]").all()}
-        assert shown == {name: readouts[name] for name in shown}
+        drawn_as_cpython(fig)
 
 
 def test_a_repeat_visit_starts_python_from_its_snapshot_and_draws_what_cpython_draws(contexts, server):

@@ -8,7 +8,7 @@ import zipfile
 
 from pycore import figures
 from pycore.sitegen.pack import core_archive
-from tests.browser.conftest import READY_MS, expected
+from tests.browser.conftest import READY_MS, drawn_as_cpython, expected
 from tests.conftest import article_pages, shipped_archives
 
 CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'"
@@ -72,11 +72,7 @@ def test_javascript_off_shows_all_text_and_every_figure(fresh, server):
         page.goto(server.url + path)
         assert page.locator("h1").first.text_content().strip()
         for fig in page.locator("[data-figure]").all():
-            state = json.loads(fig.get_attribute("data-state"))
-            svg, readouts = expected(fig.get_attribute("data-figure"), state)
-            assert fig.locator(".sq-figure__stage").inner_html() == svg
-            shown = {e.get_attribute("data-readout"): e.text_content() for e in fig.locator("[data-readout]").all()}
-            assert shown == {name: readouts[name] for name in shown}
+            drawn_as_cpython(fig)
     for figure_id in figures.FIGURES:
         page.goto(f"{server.url}/embed/{figure_id}/")
         assert page.locator("[data-figure] .sq-figure__stage svg").count() >= 1
