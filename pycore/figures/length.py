@@ -28,7 +28,7 @@ PARAMS = (
     params.number("s", long_rows.DEFAULT_S, 0.05, 2, "The factor s of log-n scaling (1/ln 16 by default).",
                   control="range", label="s (for × s·ln n)", step=0.01, sample="0.5"),
     params.integer("rows", 200, 50, 1000, "How many rows (queries) are drawn.", control="range", label="rows",
-                   step=50, sample="100"),
+                   step=50, sample="100", advanced=True),
     _common.seed(control="text", label="seed"),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)

@@ -95,7 +95,8 @@ def test_every_action_is_in_the_one_menu_which_starts_closed(figure_id):
     actions = [(a["data-action"], a.get("data-download"), up) for tag, a, up in outline.found
                if "data-action" in a and a["data-action"] not in ("menu", "more", "close-python")]
     assert [(act, kind) for act, kind, _ in actions] == [
-        ("reset", None), ("python", None), ("download", "svg"), ("download", "png"), ("embed", None), ("permalink", None)]
+        ("reset", None), ("python", None), ("download", "svg"), ("download", "png"), ("download", "ipynb"),
+        ("embed", None), ("permalink", None)]
     for _, _, up in actions:
         lists = [a for _, a in up if a.get("id") == buttons[0]["aria-controls"]]
         assert lists and "hidden" in lists[0] and lists[0].get("role") == "group"
