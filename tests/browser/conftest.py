@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 
@@ -71,7 +71,7 @@ class Watched:
                            "const a = document.createElement('a'); a.href = url; "
                            "document.body.append(a); a.click(); a.remove(); }", self.server.url + path)
         self.page.wait_for_function("(p) => location.pathname === p && !document.querySelector('article[data-sq-stale]')",
-                                    arg=path)
+                                    arg=urlsplit(self.server.url + path).path)
         self.page.wait_for_load_state()
 
     def figure(self, selector: str):
