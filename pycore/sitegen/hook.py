@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -79,7 +80,10 @@ def on_config(config):
     text = glossary.abbreviations(terms)
     CACHE.mkdir(exist_ok=True)
     abbr = CACHE / f"glossary-{hashlib.sha256(text.encode()).hexdigest()[:12]}.md"
-    abbr.write_text(text, encoding="utf-8")
+    if not abbr.is_file():  # named by its content: written whole, then renamed, so a parallel build never reads half
+        part = abbr.with_name(f"{abbr.name}.{os.getpid()}.part")
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, abbr)
     config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
                                                   "check_paths": True}
     try:

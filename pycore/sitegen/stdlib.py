@@ -17,7 +17,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 from .pack import STDLIB, core_archive, runtime_files
@@ -162,17 +164,20 @@ def compiled_archives() -> tuple[tuple[str, bytes], tuple[str, bytes]]:
     cached = {"core": CACHE / f"core-{key}.zip", "stdlib": CACHE / f"stdlib-{key}.zip"}
     if not all(p.exists() for p in cached.values()):
         CACHE.mkdir(parents=True, exist_ok=True)
-        sources, library, compiled = CACHE / "trace-sources.zip", CACHE / "trace-stdlib.zip", CACHE / "trace-core.zip"
-        sources.write_bytes(core)
-        traced = run(sources, library, compiled)
-        again = run(compiled, library, None)
-        if again != [m + "c" for m in traced]:
-            raise TraceError(f"on the compiled library the figures imported {sorted(set(again) - {m + 'c' for m in traced})}"
-                             f" beyond the traced modules")
-        for old in [*CACHE.glob("core-*.zip"), *CACHE.glob("stdlib-*.zip")]:
-            old.unlink()
-        compiled.rename(cached["core"])
-        library.rename(cached["stdlib"])
+        # A folder of this build's own: two builds at once (parallel tests) never write the same trace file.
+        with tempfile.TemporaryDirectory(dir=CACHE, prefix="trace-") as work:
+            sources, library, compiled = (Path(work) / name for name in ("sources.zip", "stdlib.zip", "core.zip"))
+            sources.write_bytes(core)
+            traced = run(sources, library, compiled)
+            again = run(compiled, library, None)
+            if again != [m + "c" for m in traced]:
+                raise TraceError(f"on the compiled library the figures imported "
+                                 f"{sorted(set(again) - {m + 'c' for m in traced})} beyond the traced modules")
+            for old in [*CACHE.glob("core-*.zip"), *CACHE.glob("stdlib-*.zip")]:
+                if old not in cached.values():
+                    old.unlink(missing_ok=True)
+            os.replace(compiled, cached["core"])
+            os.replace(library, cached["stdlib"])
     core_data, stdlib_data = cached["core"].read_bytes(), cached["stdlib"].read_bytes()
     return ((f"core-{hashlib.sha256(core_data).hexdigest()[:12]}.zip", core_data),
             (f"python_stdlib-{hashlib.sha256(stdlib_data).hexdigest()[:12]}.zip", stdlib_data))

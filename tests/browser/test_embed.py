@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from urllib.parse import urlencode
 from urllib.request import urlopen
 
@@ -29,8 +30,12 @@ def test_every_figure_has_valid_sample_state():
 
 
 def wait_ready(page, count):
+    """Wait until all ``count`` frames are interactive. They start Python together, on one renderer's
+    threads, so the first may be ready only when most are: each frame gets READY_MS of the whole budget."""
+    deadline = time.monotonic() + count * READY_MS / 1000
     for i in range(count):
-        frame_of(page, i).locator("[data-figure][data-ready='true']").wait_for(timeout=READY_MS)
+        left = max(1.0, deadline - time.monotonic())
+        frame_of(page, i).locator("[data-figure][data-ready='true']").wait_for(timeout=left * 1000)
 
 
 def test_every_figure_becomes_interactive_with_its_url_state(watched, host, site):
@@ -95,11 +100,13 @@ def test_oembed_snippets_frame_their_figures_under_the_sub_path_and_copy_python_
     module = figures.get("dot-product")
     page.evaluate("() => navigator.clipboard.writeText('')")
     button = frames[-1].locator("[data-action='python']")
+    open_actions(frames[-1], "[data-figure]")
     button.click()
     frames[-1].locator("[data-snippet]").wait_for(state="visible", timeout=10_000)
     page.wait_for_timeout(500)
     assert button.text_content() == "Copy as Python" and page.evaluate("() => navigator.clipboard.readText()") == ""
     button = frames[0].locator("[data-action='python']")
+    open_actions(frames[0], "[data-figure]")
     button.click()
     frames[0].locator("[data-action='python']").filter(has_text="Python copied").wait_for(timeout=10_000)
     assert page.evaluate("() => navigator.clipboard.readText()") == module.snippet(module.State())

@@ -55,6 +55,7 @@ def test_newer_input_during_a_jump_wins(watched):
 def test_another_figure_answers_while_one_is_working(watched):
     page = watched.open("/step-5/")
     sat, spike = "#fig-saturation", "[data-figure='softmax-spike']"
+    watched.reveal(sat)
     for field, value in (("n", "512"), ("dk", "512")):
         before = page.locator(sat).get_attribute("data-state")
         page.locator(f"{sat} input[data-field='{field}']").fill(value)

@@ -19,7 +19,7 @@ def test_variance_rule_slider_divides_the_variance_by_c_squared(watched):
 
 def test_the_interactive_histogram_keeps_its_axis_while_the_divisor_changes(watched):
     page = watched.open("/step-6/")
-    fig, fid = "#fig-score-histogram-6", "score-histogram"
+    fig, fid = "#fig-try-divisors", "score-histogram"
     widths, axes = {}, {}
     for divisor in ("none", "dk", "sqrt"):
         state, _ = act(watched, fig, fid, lambda f, d=divisor: f.locator(f"input[value='{d}']").check())
@@ -28,5 +28,5 @@ def test_the_interactive_histogram_keeps_its_axis_while_the_divisor_changes(watc
         widths[divisor], axes[divisor] = drawn_width(svg), ticks(svg)
     assert axes["none"] == axes["sqrt"] == axes["dk"] != []
     assert widths["none"] > 2 * widths["sqrt"] > 4 * widths["dk"]
-    assert re.search("cut off", page.locator("#fig-score-histogram-5").inner_html())
+    assert re.search("cut off", page.locator("#fig-score-histogram-6").inner_html())
     assert watched.errors == []

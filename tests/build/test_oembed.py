@@ -3,6 +3,7 @@ pointing only at pages of this site under its site_url."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -173,7 +174,8 @@ def test_the_teachers_page_links_the_list_and_its_example_is_in_it(site_dir, sit
     page = (site_dir / "teachers" / "index.html").read_text(encoding="utf-8")
     assert '<a href="../embed/figures.json">' in page and (site_dir / "embed" / "figures.json").is_file()
     assert "Embedding by address: oEmbed" in page and "A list for course tooling" in page
-    source = (ROOT / "site_src" / "teachers.md").read_text(encoding="utf-8")
-    example = json.loads(re.search(r"```json\n(.*?)```", source, re.S).group(1))
+    section = page[page.index('id="a-list-for-course-tooling"'):]
+    code = re.search(r"<pre>.*?<code>(.*?)</code>", section, re.S).group(1)
+    example = json.loads(html.unescape(re.sub(r"<[^>]+>", "", code)))  # the page's example, without highlighting
     entry = next(f for f in figure_list(site_dir)["figures"] if f["id"] == "score-histogram")
     assert example == entry["parameters"][0]

@@ -89,8 +89,8 @@ def test_every_bar_drag_and_the_swing_name_the_field_they_lack():
     ('{"op": "render", "figure": "query-key", "params": "dk=3"}', "params must be a JSON object, got text"),
     ('{"op": "render", "figure": "query-key", "slice_ms": "soon"}',
      "slice_ms must be a number from 0 to 10000, got 'soon'"),
-    ('{"op": ["render"]}', "unknown op '['render']'; known ops: render, update, continue, snippet, digest, "
-                           "train-losses, time-train, time-pool"),
+    ('{"op": ["render"]}', "unknown op '['render']'; known ops: render, update, continue, snippet, notebook, "
+                           "predict, digest, train-losses, time-train, time-pool"),
 ])
 def test_a_malformed_request_gets_a_message_naming_what_is_wrong(request_json, message):
     assert json.loads(handle(request_json)) == {"error": message, "failed": True}
@@ -243,4 +243,4 @@ def test_random_and_hostile_requests_get_a_drawing_or_a_message(body):
         elif request.get("op") in ("render", "update", "continue"):
             assert "svg" in out or (out.get("busy") and out["progress"]), (request, out)
         else:
-            assert set(out) & {"snippet", "digest", "losses", "seconds"}, (request, out)
+            assert set(out) & {"snippet", "notebook", "right", "digest", "losses", "seconds"}, (request, out)
