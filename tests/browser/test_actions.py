@@ -140,7 +140,7 @@ def test_download_notebook_gives_a_valid_notebook_of_the_current_state(watched, 
     intro = nb.cells[0].source
     assert intro.startswith("# The score q·k for random vectors\n") and "`dk = 16`" in intro
     link = intro.split("[Back to the figure on its page](", 1)[1].split(")", 1)[0]
-    assert "/step-6/#fig-score-histogram" in link and "dk=16" in link
+    assert "/step-6/#fig-try-divisors" in link and "dk=16" in link
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     script = snippet_for("score-histogram", state)
     assert [x for x in code.splitlines() if x.strip()] == [x for x in script.splitlines() if x.strip()]
