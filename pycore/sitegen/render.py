@@ -9,6 +9,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import bridge, figures, predict
 from ..params import ParamError
+from . import stored
 from .markers import Marker, MarkerError, PredictMarker
 from .paths import TEMPLATES
 
@@ -27,7 +28,8 @@ def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
     module = figures.get(figure_id)
     shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
     advanced = {p.name for p in module.PARAMS if p.advanced}
-    v = bridge.view(module, state)
+    v = stored.kept("views", stored.core_sources(), f"{figure_id} {figures.state_json(state)}",
+                    lambda: bridge.view(module, state))
     return {
         "id": figure_id,
         "anchor": anchor,
@@ -96,7 +98,8 @@ def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str,
         raise MarkerError(f"predict '{marker.prompt}': its choices are {', '.join(prompt.choices)}, "
                           f"got {', '.join(names)}")
     try:
-        predict.answer(marker.prompt, start, marker.show)
+        stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, start, marker.show], sort_keys=True),
+                    lambda: predict.answer(marker.prompt, start, marker.show))
     except ParamError as err:
         raise MarkerError(f"predict '{marker.prompt}': show: {err}") from None
     return ENV.get_template("predict.html.j2").render(

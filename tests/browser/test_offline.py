@@ -125,7 +125,9 @@ def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, 
     site.serve(missing=("/",))  # a request that still reached the server would fail
     site.forget()
     failed = []
-    context.on("requestfailed", lambda r: failed.append(r.url))
+    # The browser's own fetch of the tab's icon does not always pass through the worker (crbug.com/448427):
+    # not a request of the page's, and the icon is precached for the requests that do.
+    context.on("requestfailed", lambda r: None if r.url.endswith("/assets/favicon.svg") else failed.append(r.url))
     page.reload()  # a full load from the cache: Python starts again, offline
     every_figure_ready(page)
     for path in article_pages():  # then every page by Material's instant navigation

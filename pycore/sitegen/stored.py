@@ -1,0 +1,55 @@
+"""The build's slow results kept in ``.cache/`` under a hash of everything they depend on, so the next
+build (and every build of a test run) reads them instead of recomputing; deleting ``.cache/`` is safe."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import TypeVar
+
+from .paths import BUILD_ONLY, CACHE, CORE
+
+T = TypeVar("T")
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Whole or absent: a build running beside this one never reads half a file."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
+def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, or what it returned before for the same ``name`` under the same ``version`` of its
+    inputs. Each kind of result has a folder per version; making one deletes the kind's older versions."""
+    place = CACHE / f"{kind}-{hashlib.sha256(version).hexdigest()[:16]}"
+    path = place / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError):
+        pass
+    value = compute()
+    if not place.is_dir():
+        for old in CACHE.glob(f"{kind}-*"):
+            shutil.rmtree(old, ignore_errors=True)
+        place.mkdir(parents=True, exist_ok=True)
+    _write(path, pickle.dumps(value))
+    return value
+
+
+@lru_cache(maxsize=None)
+def sources(*modules: Path) -> bytes:
+    """The bytes of these files, or of every ``.py`` under these folders, in a stable order: a key's part
+    that changes whenever the code that computes a result does."""
+    files = sorted(f for m in modules for f in (m.rglob("*.py") if m.is_dir() else [m]))
+    return b"".join(f.relative_to(CORE.parent).as_posix().encode() + b"\0" + f.read_bytes() for f in files)
+
+
+def core_sources() -> bytes:
+    """Every file of the runtime core (what the browser runs), without the build-only packages."""
+    return b"".join(sources(f) for f in sorted(CORE.rglob("*.py")) if not any(p in f.parents for p in BUILD_ONLY))

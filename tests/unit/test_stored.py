@@ -1,0 +1,38 @@
+"""The build's cache of slow results: computed once per version of their inputs, the old version dropped."""
+
+from __future__ import annotations
+
+from pycore.sitegen import stored
+
+
+def test_a_result_is_computed_once_per_version_and_an_older_version_is_dropped(tmp_path, monkeypatch):
+    monkeypatch.setattr(stored, "CACHE", tmp_path)
+    calls = []
+
+    def compute(value):
+        calls.append(value)
+        return {"value": value}
+
+    assert stored.kept("views", b"v1", "a", lambda: compute(1)) == {"value": 1}
+    assert stored.kept("views", b"v1", "a", lambda: compute(2)) == {"value": 1}, "read back, not recomputed"
+    assert stored.kept("views", b"v1", "b", lambda: compute(3)) == {"value": 3}
+    assert calls == [1, 3] and len(list(tmp_path.glob("views-*/*.pickle"))) == 2
+    assert stored.kept("views", b"v2", "a", lambda: compute(4)) == {"value": 4}, "new inputs, new result"
+    assert calls == [1, 3, 4] and len(list(tmp_path.glob("views-*"))) == 1
+    assert stored.kept("other", b"v1", "a", lambda: compute(5)) == {"value": 5}
+    assert len(list(tmp_path.glob("views-*"))) == 1, "another kind leaves this one alone"
+
+
+def test_a_half_written_or_broken_file_is_recomputed(tmp_path, monkeypatch):
+    monkeypatch.setattr(stored, "CACHE", tmp_path)
+    stored.kept("views", b"v1", "a", lambda: 1)
+    (path,) = tmp_path.glob("views-*/*.pickle")
+    path.write_bytes(b"\x80\x05not a pickle")
+    assert stored.kept("views", b"v1", "a", lambda: 2) == 2
+    assert stored.kept("views", b"v1", "a", lambda: 3) == 2
+
+
+def test_the_core_key_changes_with_the_core_and_not_with_the_build_only_code():
+    core = stored.core_sources()
+    assert b"pycore/figures/score_histogram.py\0" in core and b"pycore/sitegen/" not in core
+    assert b"pycore/experiments/" not in core
