@@ -16,13 +16,10 @@ import itertools
 import math
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ..rows import divisor_value
-from ..sitegen import stored
-from ..sitegen.paths import CORE
 
 SEED = 20170612
 ROWS = 1000
@@ -154,14 +151,7 @@ def cell(n: int, name: str, dk: int, m: np.ndarray) -> Cell:
 
 @functools.lru_cache(maxsize=None)
 def table(seed: int = SEED, rows: int = ROWS) -> Table:
-    """Every cell from one seeded generator, computed once per process and kept in ``.cache/`` under
-    this code's and numpy's version."""
-    version = stored.sources(Path(__file__), CORE / "rows.py") + np.__version__.encode()
-    return stored.kept("reproduce", version, repr((seed, rows)), lambda: computed(seed, rows))
-
-
-def computed(seed: int, rows: int) -> Table:
-    """Every cell from one seeded generator."""
+    """Every cell from one seeded generator, computed once per process."""
     rng = np.random.default_rng(seed)
     cells = {}
     for n, dk in itertools.product(NS, DKS):

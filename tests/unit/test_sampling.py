@@ -8,6 +8,9 @@ import pytest
 
 from pycore import sampling
 
+# One worker runs this file: its module fixtures are built once.
+pytestmark = pytest.mark.xdist_group("test_sampling")
+
 N = 200_000
 
 
