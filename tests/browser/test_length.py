@@ -69,7 +69,7 @@ def test_newer_input_during_a_long_job_wins(watched):
     fig = "[data-figure]"
     page.wait_for_selector(f"{fig}[data-ready='true']", timeout=READY_MS)
     page.locator("input[data-field='n']").fill(position(4096))
-    page.wait_for_function("(sel) => document.querySelector(sel).dataset.busy === 'true'", arg=fig, timeout=20_000)
+    page.wait_for_function("(sel) => document.querySelector(sel).dataset.busy === 'true'", arg=fig, timeout=READY_MS)
     page.locator("input[data-field='n']").fill(position(64))
     state = settled(page, fig)
     assert state["n"] == 64
