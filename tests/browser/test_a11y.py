@@ -1,4 +1,4 @@
-"""Accessibility: axe-core on every page in both palettes, keyboard-only use of every figure,
+"""Accessibility: axe-core on every page in both palettes with every aside and menu open, keyboard-only use of every figure,
 touch targets and touch dragging at phone width, reduced motion, polite announcements."""
 
 from __future__ import annotations
@@ -8,12 +8,14 @@ import json
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import AXE, READY_MS, SERIOUS
+from tests.browser.conftest import AXE, READY_MS, SERIOUS, every_figure_ready
 from tests.conftest import article_pages
 
 PAGES = article_pages()
 
 
+OPEN_ALL = """() => { document.querySelectorAll('details').forEach(d => { d.open = true; });
+  document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click()); }"""
 PALETTES = (("light", "default"), ("dark", "slate"))
 """The reader's preference and Material's name for the palette it picks."""
 
@@ -32,8 +34,11 @@ def test_axe_finds_nothing_serious_on_any_page_in_either_palette(watched):
     for path in PAGES + [f"/embed/{f}/" for f in figures.FIGURES]:
         watched.open(path, ready=None)
         page.wait_for_load_state()
-        # Going deeper asides, cards and "More settings" open, so that what they hold is checked too.
-        page.evaluate("() => document.querySelectorAll('article details').forEach((d) => { d.open = true; })")
+        every_figure_ready(page)  # the controls and menus as a reader operates them, enabled
+        # Going deeper asides, cards, "More settings" and every actions menu open, so that what they hold
+        # is checked too.
+        page.evaluate(OPEN_ALL)
+        assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count(), path
         page.add_script_tag(path=str(AXE))
         # The palette's colours at rest: Material fades some of them, and axe must not read one halfway.
         page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")

@@ -9,7 +9,7 @@ import pytest
 
 from pycore.figures import saturation, summary_pipeline
 from pycore.params import from_json
-from tests.browser.conftest import AXE, SERIOUS, expected, open_actions, shows
+from tests.browser.conftest import expected, open_actions, shows
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -158,27 +158,3 @@ def test_the_mask_is_added_after_the_division_in_the_browser_too(watched):
     text = page.locator(f"{fig} .sq-figure__stage").text_content()
     assert "then the mask is added to w3's: 0.2 + (−10⁹) ≈ −10⁹" in text and "e+" not in text
     assert watched.errors == []
-
-
-OPEN_ALL = """() => { document.querySelectorAll('article details').forEach(d => { d.open = true; });
-  document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click()); }"""
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_with_every_menu_and_more_settings_open(watched, scheme):
-    page = watched.page
-    page.emulate_media(color_scheme=scheme)
-    page.goto(watched.server.url + "/")
-    page.evaluate("() => localStorage.clear()")
-    page.reload()
-    found = {}
-    for path in ["/step-3/", "/step-5/", "/step-6/", "/step-7/", "/summary/", "/train/",
-                 "/embed/saturation/"]:
-        watched.open(path)
-        page.evaluate(OPEN_ALL)
-        assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count()
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(SERIOUS)
-        if violations:
-            found[path] = violations
-    assert found == {}

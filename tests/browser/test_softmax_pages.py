@@ -98,10 +98,10 @@ def test_corner_cards_every_control(watched):
 def test_summary_pipeline_every_control(watched):
     watched.open("/summary/")
     fig, fid = "[data-figure='summary-pipeline']", "summary-pipeline"
-    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='dk']").fill("400"))
-    assert state["dk"] == 400 and abs(float(r["scaled-std"]) - 1) < 0.1
+    state, r = act(watched, fig, fid, lambda f: f.locator("input[data-field='dk']").fill("256"))
+    assert state["dk"] == 256 and abs(float(r["scaled-std"]) - 1) < 0.1
     state, r = act(watched, fig, fid, lambda f: f.locator("input[value='off']").check())
-    assert state["scaling"] == "off" and float(r["scaled-std"]) > 15
+    assert state["scaling"] == "off" and abs(float(r["scaled-std"]) / 16 - 1) < 0.1  # √256
     act(watched, fig, fid, lambda f: f.locator("button[data-event='resample']").click())
     assert watched.errors == []
 

@@ -14,9 +14,6 @@ import pytest
 from pycore import figures
 from tests.conftest import ROOT
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_oembed")
-
 URL = re.compile(r"""(?:https?:)?//[^\s"'<>]+""")
 
 

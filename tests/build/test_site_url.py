@@ -18,9 +18,6 @@ from pycore.sitegen import hook
 from tests.build.test_oembed import Tags
 from tests.conftest import article_pages, build_site
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_site_url")
-
 PUBLISHED = "https://example.org/course/"
 MACHINE = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1\])\b", re.I)
 LOC = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"

@@ -13,9 +13,6 @@ from pycore.experiments import lr_sweep, model, train_grid
 from tests.unit.test_train import np_loss_and_grads
 from tests.unit.test_train_grid import core_batches, core_weights
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_lr_sweep")
-
 
 def literal_run(optimizer, c, lr, eps, factor, dk=64, seed=5, steps=30):
     """The model one example at a time (tests/unit/test_train.py's), weights scaled by factor, Adam with eps."""

@@ -16,9 +16,6 @@ from pycore.experiments import reproduce, train_grid
 from pycore.sitegen import notebooks
 from tests.unit.test_snippets import CASES, check_printed
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_notebooks")
-
 URL = "https://example.org/course/step-6/#fig-score-histogram?dk=64"
 
 

@@ -13,9 +13,6 @@ from pycore.rows import divisor_value
 from pycore.experiments import reproduce
 from pycore.experiments.reproduce import Estimate
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_reproduce")
-
 
 @pytest.fixture(scope="module")
 def t():

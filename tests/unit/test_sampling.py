@@ -8,9 +8,6 @@ import pytest
 
 from pycore import sampling
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_sampling")
-
 N = 200_000
 
 

@@ -13,9 +13,6 @@ from pycore.experiments import model, train_grid
 from pycore.experiments.train_grid import Grid, Run
 from tests.unit.test_train import np_loss_and_grads
 
-# One worker runs this file: its module fixtures are built once.
-pytestmark = pytest.mark.xdist_group("test_train_grid")
-
 
 @pytest.fixture(scope="module")
 def g():
