@@ -65,7 +65,8 @@ def test_a_jump_to_4096_keys_answers_busy_with_progress_and_ends_on_cpythons_dra
 
 def test_newer_input_during_a_long_job_wins(watched):
     page = watched.page
-    page.goto(watched.server.url + "/embed/length/?n=16&dk=41&rows=100&seed=32")
+    # A thousand rows, so the job at 4,096 keys is still running when the newer input comes.
+    page.goto(watched.server.url + "/embed/length/?n=16&dk=41&rows=1000&seed=32")
     fig = "[data-figure]"
     page.wait_for_selector(f"{fig}[data-ready='true']", timeout=READY_MS)
     page.locator("input[data-field='n']").fill(position(4096))

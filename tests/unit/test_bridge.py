@@ -244,3 +244,18 @@ def test_random_and_hostile_requests_get_a_drawing_or_a_message(body):
             assert "svg" in out or (out.get("busy") and out["progress"]), (request, out)
         else:
             assert set(out) & {"snippet", "notebook", "right", "digest", "losses", "seconds"}, (request, out)
+
+
+PROBES = ["<script>alert(1)</script>", '"><svg onload=alert(1)>', "javascript:alert(1)"]
+
+
+@pytest.mark.parametrize("figure_id", list(FIGURES))
+def test_every_figure_refuses_each_probe_in_its_address_with_the_default_and_a_message(figure_id):
+    """What an embed page shows for a hostile address, for every figure (the browser test frames three)."""
+    module = FIGURES[figure_id]
+    for probe in PROBES:
+        out = call(op="render", figure=figure_id, params={p.name: probe for p in module.PARAMS})
+        assert out["state"] == figures.state_json(module.State()), probe
+        assert out["error"].startswith(f"{module.PARAMS[0].name} must be"), out["error"]
+        assert out["error"].endswith(". Showing the default figure, not the settings in this link."), out["error"]
+        assert probe not in out["svg"], "the probe is not drawn"
