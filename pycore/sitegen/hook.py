@@ -250,11 +250,22 @@ def on_page_content(html, page, config, files):
         problems += glossary.budget(html)
     if problems:
         raise PluginError(f"{src}: " + "\n  ".join(problems))
-    html = _focusable_terms(html)
+    html = _focusable_code(_focusable_terms(html))
     try:
         return math.typeset(html)
     except math.MathError as err:
         raise PluginError(f"{page.file.src_uri}: {err}") from None
+
+
+def _focusable_code(html: str) -> str:
+    """Every code block can take keyboard focus, so a reader can scroll a wide one by keyboard before
+    Material has set it up (with content.lazy it does so only when the block comes into view, and then
+    keeps the focus stop only where the block scrolls)."""
+    def focusable(match: re.Match[str]) -> str:
+        opening, attributes = match.groups()
+        return match.group(0) if "tabindex=" in attributes else f'{opening}{attributes} tabindex="0">'
+
+    return re.sub(r"(<pre>(?:<span></span>)?<code)((?:\s[^>]*)?)>", focusable, html)
 
 
 def _focusable_terms(html: str) -> str:

@@ -100,6 +100,18 @@ def test_figure_pages_preload_python_and_other_pages_do_not(site_dir):
         assert len(links) == len(re.findall(r'rel="preload"', html_text)), "every preload hint sits in the head"
 
 
+def test_every_code_block_takes_keyboard_focus_before_any_script_runs(site_dir):
+    """Material sets up code blocks only as they come into view (content.lazy), so the build makes each
+    block's scrolling element, the code, focusable, unless its pre already is (the figures' Python)."""
+    blocks = 0
+    for page in sorted(site_dir.rglob("*.html")):
+        for pre, code in re.findall(r"<pre\b([^>]*)>(?:<span></span>)?<code\b([^>]*)>", page.read_text(encoding="utf-8")):
+            blocks += 1
+            assert 'tabindex="0"' in pre + code, (page.relative_to(site_dir).as_posix(), pre, code)
+            assert not ('tabindex="0"' in pre and 'tabindex="0"' in code), "two focus stops for one block"
+    assert blocks > 20  # the numpy examples, the embed snippets and every figure's Python
+
+
 def test_one_embed_page_per_registered_figure(site_dir):
     for figure_id, module in figures.FIGURES.items():
         page = site_dir / "embed" / figure_id / "index.html"

@@ -175,7 +175,7 @@ def test_the_teachers_page_links_the_list_and_its_example_is_in_it(site_dir, sit
     assert '<a href="../embed/figures.json">' in page and (site_dir / "embed" / "figures.json").is_file()
     assert "Embedding by address: oEmbed" in page and "A list for course tooling" in page
     section = page[page.index('id="a-list-for-course-tooling"'):]
-    code = re.search(r"<pre>.*?<code>(.*?)</code>", section, re.S).group(1)
+    code = re.search(r"<pre>.*?<code[^>]*>(.*?)</code>", section, re.S).group(1)
     example = json.loads(html.unescape(re.sub(r"<[^>]+>", "", code)))  # the page's example, without highlighting
     entry = next(f for f in figure_list(site_dir)["figures"] if f["id"] == "score-histogram")
     assert example == entry["parameters"][0]
