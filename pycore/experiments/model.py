@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
+import io
 from pathlib import Path
 
 import numpy as np
 
 from pycore import rows, train
 from pycore.sitegen.paths import CACHE
+from pycore.sitegen.stored import write_whole
 
 SEEDS = tuple(range(1, 21))
 """The seeds every experiment runs: verdicts are paired over them."""
@@ -211,10 +212,9 @@ def trained(optimizer: str, dk: int) -> tuple[np.ndarray, np.ndarray]:
     CACHE.mkdir(parents=True, exist_ok=True)
     for old in CACHE.glob(f"train-{optimizer}-{dk}-*.npz"):
         old.unlink(missing_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-    with partial.open("wb") as f:
-        np.savez(f, losses=losses, saturated=saturated)
-    os.replace(partial, path)  # whole or absent: a build running beside this one never reads half a file
+    saved = io.BytesIO()
+    np.savez(saved, losses=losses, saturated=saturated)
+    write_whole(path, saved.getvalue())
     return losses, saturated
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
 import sys
 from pathlib import Path
@@ -22,7 +21,9 @@ from mkdocs.structure.files import File
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.experiments import lr_sweep, reproduce, train_grid  # noqa: E402
-from pycore.sitegen import cards, claims, embed, glossary, markers, math, notebooks, oembed, offline, pack, stdlib  # noqa: E402
+from pycore.sitegen import (  # noqa: E402
+    cards, claims, embed, glossary, markers, math, notebooks, oembed, offline, pack, stdlib, stored,
+)
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
@@ -80,10 +81,8 @@ def on_config(config):
     text = glossary.abbreviations(terms)
     CACHE.mkdir(exist_ok=True)
     abbr = CACHE / f"glossary-{hashlib.sha256(text.encode()).hexdigest()[:12]}.md"
-    if not abbr.is_file():  # named by its content: written whole, then renamed, so a parallel build never reads half
-        part = abbr.with_name(f"{abbr.name}.{os.getpid()}.part")
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, abbr)
+    if not abbr.is_file():  # named by its content, so a file already there is the same text
+        stored.write_whole(abbr, text.encode("utf-8"))
     config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
                                                   "check_paths": True}
     try:

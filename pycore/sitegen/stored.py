@@ -17,8 +17,9 @@ from .paths import BUILD_ONLY, CACHE, CORE
 T = TypeVar("T")
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Whole or absent: a build running beside this one never reads half a file."""
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a private file, then a rename), so a build
+    running beside this one never reads half a file."""
     part = path.with_name(f"{path.name}.{os.getpid()}.part")
     part.write_bytes(data)
     os.replace(part, path)
@@ -38,7 +39,7 @@ def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
         for old in CACHE.glob(f"{kind}-*"):
             shutil.rmtree(old, ignore_errors=True)
         place.mkdir(parents=True, exist_ok=True)
-    _write(path, pickle.dumps(value))
+    write_whole(path, pickle.dumps(value))
     return value
 
 

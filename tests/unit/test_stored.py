@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pycore.sitegen import stored
 
 
@@ -36,3 +38,19 @@ def test_the_core_key_changes_with_the_core_and_not_with_the_build_only_code():
     core = stored.core_sources()
     assert b"pycore/figures/score_histogram.py\0" in core and b"pycore/sitegen/" not in core
     assert b"pycore/experiments/" not in core
+
+
+def test_a_file_written_whole_replaces_the_old_one_and_leaves_no_part_behind(tmp_path, monkeypatch):
+    target = tmp_path / "glossary-abc.md"
+    target.write_bytes(b"old")
+    seen = []
+    real_replace = stored.os.replace
+
+    def replace(src, dst):
+        seen.append((Path(src).read_bytes(), Path(dst).read_bytes()))  # the new text is whole before the swap
+        real_replace(src, dst)
+
+    monkeypatch.setattr(stored.os, "replace", replace)
+    stored.write_whole(target, b"new text")
+    assert target.read_bytes() == b"new text" and seen == [(b"new text", b"old")]
+    assert [p.name for p in tmp_path.iterdir()] == ["glossary-abc.md"]
