@@ -220,6 +220,7 @@ def jump(browser, server) -> tuple[float, float, list[float]]:
     page.goto(f"{server.url}/step-3/")
     sel = "#fig-score-histogram-4"
     page.wait_for_selector(f"{sel}[data-ready='true']", timeout=60_000)
+    page.locator(f"{sel} summary[data-action='more']").click()  # n is among the figure's More settings
     page.locator(f"{sel} input[data-field='n']").fill("10000")
     page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).n === 10000 && "
                            "!document.querySelector(s).dataset.busy", arg=sel, timeout=60_000)
