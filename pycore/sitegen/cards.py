@@ -68,7 +68,7 @@ def review(cards: list[Card], titles: dict[str, str], link_prefix: str = "") -> 
     for card in cards:
         if card.page != current:
             current = card.page
-            out.append(f"\n### [{titles.get(card.page, card.page)}]({link_prefix}{card.page})\n")
+            out.append(f"\n## [{titles.get(card.page, card.page)}]({link_prefix}{card.page})\n")
         out.append(as_markdown(card))
     return "\n".join(out)
 

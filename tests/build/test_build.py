@@ -112,6 +112,15 @@ def test_every_code_block_takes_keyboard_focus_before_any_script_runs(site_dir):
     assert blocks > 20  # the numpy examples, the embed snippets and every figure's Python
 
 
+def test_no_page_skips_a_heading_level_on_the_way_down(site_dir):
+    """A screen reader's outline (and Lighthouse's heading-order audit): after an h1 comes an h2, not an h3."""
+    for page in sorted(site_dir.rglob("*.html")):
+        article = re.search(r"<article\b.*?</article>", page.read_text(encoding="utf-8"), re.S)
+        levels = [int(n) for n in re.findall(r"<h([1-6])\b", article.group(0))] if article else []
+        for before, after in zip(levels, levels[1:]):
+            assert after <= before + 1, (page.relative_to(site_dir).as_posix(), levels)
+
+
 def test_one_embed_page_per_registered_figure(site_dir):
     for figure_id, module in figures.FIGURES.items():
         page = site_dir / "embed" / figure_id / "index.html"

@@ -32,4 +32,4 @@ def test_anki_export_is_one_tab_separated_line_per_card():
 def test_review_groups_cards_under_their_page():
     deck = [cards.Card("A?", "a", "step-1.md"), cards.Card("B?", "b", "step-1.md"), cards.Card("C?", "c", "step-2.md")]
     text = cards.review(deck, {"step-1.md": "1. Two arrows", "step-2.md": "2. Dot"})
-    assert text.count("### [") == 2 and text.index("A?") < text.index("C?")
+    assert text.count("\n## [") == 2 and "###" not in text and text.index("A?") < text.index("C?")
