@@ -12,7 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from .paths import BUILD_ONLY, CACHE, CORE
+from .pack import runtime_files
+from .paths import CACHE, CORE
 
 T = TypeVar("T")
 
@@ -44,13 +45,7 @@ def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
 
 
 @lru_cache(maxsize=None)
-def sources(*modules: Path) -> bytes:
-    """The bytes of these files, or of every ``.py`` under these folders, in a stable order: a key's part
-    that changes whenever the code that computes a result does."""
-    files = sorted(f for m in modules for f in (m.rglob("*.py") if m.is_dir() else [m]))
-    return b"".join(f.relative_to(CORE.parent).as_posix().encode() + b"\0" + f.read_bytes() for f in files)
-
-
 def core_sources() -> bytes:
-    """Every file of the runtime core (what the browser runs), without the build-only packages."""
-    return b"".join(sources(f) for f in sorted(CORE.rglob("*.py")) if not any(p in f.parents for p in BUILD_ONLY))
+    """Every file the browser runs (``pack.runtime_files``), named and read once per process: the part of a
+    view's key that changes whenever the code that draws it does."""
+    return b"".join(f.relative_to(CORE.parent).as_posix().encode() + b"\0" + f.read_bytes() for f in runtime_files())
