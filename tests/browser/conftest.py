@@ -20,9 +20,11 @@ READY_MS = 60_000
 COURSE = "/course/"
 """The sub-path nginx serves the site under, as a teacher's server would."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-# axe-core's serious and critical findings on the page, once AXE is added to it.
-SERIOUS = """async () => (await axe.run(document)).violations
-  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+# axe-core's serious and critical findings on the page, once AXE is added to it; an argument narrows the
+# rules axe runs (its runOnly option). Only violations are collected in full: axe's documented way to
+# spend less time on a large page, with the same findings.
+SERIOUS = """async (only) => (await axe.run(document, {resultTypes: ['violations'], ...(only ? {runOnly: only} : {})}))
+  .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
   .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
