@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import io
 import os
@@ -15,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from pycore.sitegen.paths import CACHE
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,6 +26,25 @@ def article_pages() -> list[str]:
     """Every page in mkdocs.yml's nav, in order, as a site path ("/", "/step-1/", ...)."""
     sources = re.findall(r"^  - [^:]+: (\S+)\.md$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
     return ["/" if src == "index" else f"/{src}/" for src in sources]
+
+
+@contextlib.contextmanager
+def first_build_alone():
+    """Until one build of this checkout has finished, builds take turns. A fresh clone's first build computes
+    every view and traces the standard library (about a minute); two test workers starting at once would
+    each do all of it, where the second can read what the first kept in .cache/ (about 15 s)."""
+    done = CACHE / "first-build.done"
+    if done.exists():
+        yield
+        return
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "first-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    done.touch()
 
 
 def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None,
@@ -32,8 +55,10 @@ def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | N
     env["NO_MKDOCS_2_WARNING"] = "1"
     if site_url:
         env["SITE_URL"] = site_url
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []),
-                           "-f", str(config), "-d", str(dest)], capture_output=True, text=True, cwd=cwd, env=env)
+    with first_build_alone():
+        return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []),
+                               "-f", str(config), "-d", str(dest)], capture_output=True, text=True, cwd=cwd,
+                              env=env)
 
 
 def shipped_archives(site: Path) -> dict[str, str]:
