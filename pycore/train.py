@@ -3,14 +3,20 @@
 Each example holds n keys' inputs x_1..x_n ∈ R^D (iid N(0, 1)), a target index t (uniform) and
 a query input that is a noisy copy of the target's, rescaled to unit variance,
 x_q = (x_t + σ·ε) / √(1 + σ²). The layer projects them, q = x_q W_Q and k_j = x_j W_K
-(W_Q, W_K ∈ R^{D×d_k}, entries N(0, 1/D), so q and k start with unit-variance entries), scores s_j = q·k_j / c, weights p = softmax(s), and is trained on
-loss = −log p_t, averaged over a batch of BATCH examples, with SGD or Adam.
+(W_Q, W_K ∈ R^{D×d_k}, entries N(0, 1/D), so q and k start with unit-variance entries), scores
+s_j = q·k_j / c, weights p = softmax(s), and hands on o = Σ_j p_j v_j, with values v_j = x_j (W_V is
+the identity and does not learn). The loss is the mean squared error between o and the target's value,
+L = ‖o − v_t‖² / D, averaged over a batch of BATCH examples, trained with SGD or Adam.
 
-Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With g = (p − onehot_t) / B
-per example, dL/dq = Σ_j g_j k_j / c = r W_K / c where r = Σ_j g_j x_j, so dL/dW_Q = Σ x_qᵀ dL/dq = G W_K / c,
-and dL/dW_K = Σ_j x_jᵀ g_j q / c = Gᵀ W_Q / c, with G = Σ over the batch of x_qᵀ r (D×D). Computed that
-way a step costs O(D² d_k + B n D) instead of O(B n D d_k). Sums are math.fsum, exp and log come
-from detmath, normals from sampling, so CPython and Pyodide give the same losses bit for bit.
+As in a real layer, the loss reaches the scores through the values and softmax's Jacobian:
+∂L/∂o = g = 2(o − v_t)/D, ∂L/∂p_j = v_j·g, so ∂L/∂s_j = p_j (v_j − o)·g, which vanishes on a row whose
+weight sits on one key: a row saturated on a wrong key cannot be corrected.
+
+Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With a = ∂L/∂s / B per example,
+dL/dq = Σ_j a_j k_j / c = r W_K / c where r = Σ_j a_j x_j, so dL/dW_Q = Σ x_qᵀ dL/dq = G W_K / c,
+and dL/dW_K = Gᵀ W_Q / c, with G = Σ over the batch of x_qᵀ r (D×D). Computed that way a step costs
+O(D² d_k + B n D) instead of O(B n D d_k). Sums are math.fsum, exp comes from detmath, normals from
+sampling, so CPython and Pyodide give the same losses bit for bit.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from operator import mul
 from typing import NamedTuple
 
 from . import rows
-from .detmath import exp, log
+from .detmath import exp
 from .growing import Growing
 from .sampling import normals
 
@@ -41,9 +47,8 @@ STEPS = 200
 """Steps of a full run."""
 DK_DEFAULT = 64
 LR = {"sgd": 0.5, "adam": 0.01}
-"""Default learning rates, the same for every divisor: on a 1-2-5 grid (SGD 0.05 to 5, Adam 0.001
-to 0.1), the rate at which ÷√d_k at d_k = 64 reached the lowest median final loss (mean batch loss
-over the last 20 steps) over seeds 11 to 20, which the build's grid does not use."""
+"""Default learning rates, the same for every divisor: ÷√d_k's own best at d_k = 64 on a 1-2-5 grid, picked
+on seeds the build's sweep does not use (``pycore.experiments.lr_sweep.default_rates`` recomputes the pick)."""
 DIVISORS = rows.DIVISORS
 OPTIMIZERS = ("sgd", "adam")
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
@@ -103,12 +108,24 @@ def initial_weights(dk: int, seed: int) -> tuple[Matrix, Matrix]:
     return wq, wk
 
 
-def _forward_backward(wq: Matrix, wk: Matrix, batch: list[Example], c: float) -> tuple[float, Matrix, Matrix, float]:
+class Step(NamedTuple):
+    """One batch's mean loss, the gradients (None once a number overflowed), and its shares of rows."""
+
+    loss: float
+    dwq: Matrix | None
+    dwk: Matrix | None
+    saturated: float
+    """Rows whose largest weight exceeds SATURATED."""
+    stuck: float
+    """Rows saturated on a key that is not the target: they pass almost nothing back."""
+
+
+def _forward_backward(wq: Matrix, wk: Matrix, batch: list[Example], c: float) -> Step:
     """loss_and_grads, raising OverflowError or ValueError (fsum meeting inf − inf) when a number overflows."""
     m_cols = [[fsum(map(mul, a, b)) for a in wq] for b in wk]  # column b of M = W_Q W_Kᵀ
     size = len(batch)
     loss = 0.0
-    saturated = 0
+    saturated = stuck = 0
     g_mat = [[0.0] * D for _ in range(D)]
     for query, keys, t in batch:
         u = [fsum(map(mul, query, col)) for col in m_cols]
@@ -120,35 +137,43 @@ def _forward_backward(wq: Matrix, wk: Matrix, batch: list[Example], c: float) ->
         total = 0.0
         for v in e:
             total += v
-        loss += log(total) + (top - s[t])
+        p = [v / total for v in e]
+        out = [fsum(map(mul, p, col)) for col in zip(*keys)]  # o = Σ_j p_j v_j, with v_j = x_j
+        err = [a - b for a, b in zip(out, keys[t])]
+        loss += fsum(map(mul, err, err)) / D
         if 1.0 / total > SATURATED:  # the largest weight is e^0 / total
             saturated += 1
-        g = [v / total / size for v in e]
-        g[t] -= 1.0 / size
-        r = [fsum(map(mul, g, col)) for col in zip(*keys)]
+            stuck += s.index(top) != t
+        g = [2.0 * v / D for v in err]  # ∂L/∂o
+        gs = [pj * fsum((xd - od) * gd for xd, od, gd in zip(x, out, g)) / size for pj, x in zip(p, keys)]
+        r = [fsum(map(mul, gs, col)) for col in zip(*keys)]
         g_mat = [[acc + xa * rb for acc, rb in zip(row, r)] for row, xa in zip(g_mat, query)]
     g_mat = [[v / c for v in row] for row in g_mat]  # G / c
     wk_cols, wq_cols = list(zip(*wk)), list(zip(*wq))
     dwq = [[fsum(map(mul, row, col)) for col in wk_cols] for row in g_mat]
     dwk = [[fsum(map(mul, col_g, col)) for col in wq_cols] for col_g in zip(*g_mat)]
-    return loss / size, dwq, dwk, saturated / size
+    return Step(loss / size, dwq, dwk, saturated / size, stuck / size)
 
 
-def loss_and_grads(wq: Matrix, wk: Matrix, batch: list[Example], c: float
-                   ) -> tuple[float, Matrix | None, Matrix | None, float]:
-    """Mean loss over the batch, dL/dW_Q, dL/dW_K and the share of saturated rows.
+def loss_and_grads(wq: Matrix, wk: Matrix, batch: list[Example], c: float) -> Step:
+    """Mean loss over the batch, dL/dW_Q, dL/dW_K and the shares of saturated and stuck rows.
 
     When a score or the loss leaves the float range (or fsum overflows on the way), the loss is
     inf, there are no gradients (None) and every row counts as saturated: scores that large put
     all the weight on one key. A gradient entry may still be inf; ``Trainer`` checks the weights.
     """
     try:
-        loss, dwq, dwk, share = _forward_backward(wq, wk, batch, c)
+        step = _forward_backward(wq, wk, batch, c)
     except (OverflowError, ValueError):
-        return math.inf, None, None, 1.0
-    if not math.isfinite(loss):
-        return math.inf, None, None, 1.0
-    return loss, dwq, dwk, share
+        return Step(math.inf, None, None, 1.0, 1.0)
+    if not math.isfinite(step.loss):
+        return Step(math.inf, None, None, 1.0, 1.0)
+    return step
+
+
+def norm(w: Matrix) -> float:
+    """The Frobenius norm: the square root of the sum of every entry squared."""
+    return math.sqrt(fsum(v * v for row in w for v in row))
 
 
 def sgd(w: Matrix, g: Matrix, lr: float) -> Matrix:
@@ -187,9 +212,10 @@ def finite(w: Matrix) -> bool:
 class Trainer(Growing):
     """One run, step by step: a step is one batch's loss and saturated share, then one update.
 
-    ``losses[r]`` is step r's batch loss before its update. Once a loss is not finite (or an
-    update leaves the float range) the run has diverged: ``diverged`` holds that step, the
-    weights stop changing and every later step appends inf and a saturated share of 1.
+    ``losses[r]`` is step r's batch loss before its update, ``saturated[r]`` and ``stuck[r]`` its shares
+    of rows, ``grad_q[r]`` the norm of its gradient toward W_Q. Once a loss is not finite (or an update
+    leaves the float range) the run has diverged: ``diverged`` holds that step, the weights stop changing
+    and every later step appends inf, shares of 1 and a gradient of 0.
     """
 
     def __init__(self, dk: int, divisor: str, optimizer: str, lr: float, seed: int) -> None:
@@ -203,18 +229,18 @@ class Trainer(Growing):
         self._adam = (Adam(D, dk), Adam(D, dk)) if optimizer == "adam" else None
         self.losses: list[float] = []
         self.saturated: list[float] = []
+        self.stuck: list[float] = []
+        self.grad_q: list[float] = []
         self.diverged: int | None = None
         """The first step whose loss was not finite, or None."""
 
     def _row(self, r: int) -> None:
         if self.diverged is not None:
-            self.losses.append(math.inf)
-            self.saturated.append(1.0)
+            self._record(math.inf, 1.0, 1.0, 0.0)
             return
         self._data.ensure(r + 1)
-        loss, dwq, dwk, share = loss_and_grads(self.wq, self.wk, self._data.batches[r], self.c)
-        self.losses.append(loss)
-        self.saturated.append(share)
+        loss, dwq, dwk, saturated, stuck = loss_and_grads(self.wq, self.wk, self._data.batches[r], self.c)
+        self._record(loss, saturated, stuck, 0.0 if dwq is None else norm(dwq))
         if dwq is None or dwk is None:
             self.diverged = r
             return
@@ -226,6 +252,12 @@ class Trainer(Growing):
             self.wq, self.wk = wq, wk
         else:
             self.diverged = r + 1
+
+    def _record(self, loss: float, saturated: float, stuck: float, grad_q: float) -> None:
+        self.losses.append(loss)
+        self.saturated.append(saturated)
+        self.stuck.append(stuck)
+        self.grad_q.append(grad_q)
 
 
 _TRAINERS: dict[tuple[int, str, str, float, int], Trainer] = {}

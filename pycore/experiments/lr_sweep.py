@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pycore import train
-from pycore.experiments import model
+from pycore.experiments import model, train_grid
 from pycore.experiments.reproduce import grid as plain_grid
 from pycore.svg import fmt, sig
 
@@ -29,30 +29,82 @@ NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
 OPTIMIZER_NAMES = {"sgd": "SGD", "adam": "Adam"}
 
 
+BOOT = 2000
+"""Bootstrap resamples of the seeds, for how often a pick comes out the same and for a loss's interval."""
+LEVEL = 0.9
+"""The bootstrap interval's coverage."""
+
+
 @dataclass(frozen=True)
 class Sweep:
-    """Median final loss over seeds for every (optimizer, d_k, divisor) at each of the optimizer's rates."""
+    """Every seed's final loss for every (optimizer, d_k, divisor) at each of the optimizer's rates.
+
+    A divisor's best rate is picked on one set of seeds (``pick_seeds``) and its loss judged on another
+    (``seeds``), so a lucky pick does not flatter the divisor it favours; the bootstraps resample seeds with
+    the same draw for every rate, since every rate runs on the same seeds.
+    """
 
     seeds: tuple[int, ...]
+    pick_seeds: tuple[int, ...]
     rates: dict[str, tuple[float, ...]]
-    medians: dict[tuple[str, int, str], tuple[float, ...]]
+    finals: dict[tuple[str, int, str], np.ndarray]
+    """(seeds, rates) final losses, judged."""
+    pick_finals: dict[tuple[str, int, str], np.ndarray]
+    """(pick_seeds, rates) final losses, for picking."""
+
+    @property
+    def medians(self) -> dict[tuple[str, int, str], tuple[float, ...]]:
+        """The median final loss over the judged seeds at each rate."""
+        return {k: tuple(map(float, np.median(v, axis=0))) for k, v in self.finals.items()}
+
+    def pick(self, optimizer: str, dk: int, divisor: str) -> int:
+        """The index of the rate with the lowest median final loss over the picking seeds."""
+        return int(np.argmin(np.median(self.pick_finals[optimizer, dk, divisor], axis=0)))
 
     def best(self, optimizer: str, dk: int, divisor: str) -> tuple[float, float]:
-        """The rate with the lowest median final loss, and that loss."""
-        losses = self.medians[optimizer, dk, divisor]
-        i = int(np.argmin(losses))
-        return self.rates[optimizer][i], losses[i]
+        """The picked rate, and the median final loss over the judged seeds there."""
+        i = self.pick(optimizer, dk, divisor)
+        return self.rates[optimizer][i], float(np.median(self.finals[optimizer, dk, divisor][:, i]))
+
+    def stability(self, optimizer: str, dk: int, divisor: str) -> float:
+        """The share of bootstrap resamples of the picking seeds that pick the same rate."""
+        runs = self.pick_finals[optimizer, dk, divisor]
+        picks = np.argmin(np.median(runs[_resamples(len(runs))], axis=1), axis=-1)
+        return float(np.mean(picks == self.pick(optimizer, dk, divisor)))
+
+    def interval(self, optimizer: str, dk: int, divisor: str) -> tuple[float, float]:
+        """A bootstrap interval (LEVEL) of the median final loss at the picked rate, over the judged seeds."""
+        at = self.finals[optimizer, dk, divisor][:, self.pick(optimizer, dk, divisor)]
+        boots = np.median(at[_resamples(len(at))], axis=1)
+        tail = (1 - LEVEL) / 2
+        return float(np.quantile(boots, tail)), float(np.quantile(boots, 1 - tail))
+
+    def at_best(self, optimizer: str, dk: int, divisor: str) -> np.ndarray:
+        """Each judged seed's final loss at the divisor's picked rate."""
+        return self.finals[optimizer, dk, divisor][:, self.pick(optimizer, dk, divisor)]
+
+
+def _resamples(size: int) -> np.ndarray:
+    """BOOT resamples of ``size`` seeds' indices, the same for every call."""
+    return np.random.default_rng(0).integers(size, size=(BOOT, size))
 
 
 @functools.lru_cache(maxsize=1)
 def sweep() -> Sweep:
-    """Every optimizer, d_k, divisor and rate, from ``model.trained``."""
-    medians = {}
+    """Every optimizer, d_k, divisor and rate, from ``model.trained``, on the judged and the picking seeds."""
+    finals: dict[tuple[str, int, str], np.ndarray] = {}
+    picks: dict[tuple[str, int, str], np.ndarray] = {}
     for optimizer, dk in itertools.product(train.OPTIMIZERS, model.DKS):
-        final = np.median(model.final(model.trained(optimizer, dk)[0]), axis=0)  # (rates, divisors)
+        judged = model.final(model.trained(optimizer, dk).losses)  # (seeds, rates, divisors)
+        picking = model.final(model.trained(optimizer, dk, model.PICK_SEEDS).losses)
         for i, divisor in enumerate(train.DIVISORS):
-            medians[optimizer, dk, divisor] = tuple(map(float, final[:, i]))
-    return Sweep(model.SEEDS, dict(model.RATES), medians)
+            finals[optimizer, dk, divisor], picks[optimizer, dk, divisor] = judged[..., i], picking[..., i]
+    return Sweep(model.SEEDS, model.PICK_SEEDS, dict(model.RATES), finals, picks)
+
+
+def default_rates(s: Sweep) -> dict[str, float]:
+    """The live figure's default rates: ÷√d_k's own best at d_k = 64, picked on the picking seeds."""
+    return {o: s.best(o, train.DK_DEFAULT, "sqrt")[0] for o in train.OPTIMIZERS}
 
 
 def equivalent_setups(optimizer: str, dk: int, divisor: str, lr: float) -> tuple[tuple, tuple]:
@@ -71,9 +123,8 @@ def equivalence(optimizer: str, dk: int = 64, divisor: str = "sqrt", seeds: tupl
     wq, wk = model.weights(dk, seeds)
     out = []
     for c, rate, eps, factor in equivalent_setups(optimizer, dk, divisor, lr):
-        losses, _ = model.simulate(optimizer, dk, np.array([rate]), batches, (wq * factor, wk * factor),
-                                   np.array([c]), eps)
-        out.append(losses)
+        out.append(model.simulate(optimizer, dk, np.array([rate]), batches, (wq * factor, wk * factor),
+                                  np.array([c]), eps).losses)
     return float(np.max(np.abs(out[0] - out[1]) / np.abs(out[1])))
 
 
@@ -92,30 +143,28 @@ def words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def how_it_moves(values: list[float]) -> str:
-    """A divisor's best rates over d_k, in words."""
-    if len(set(values)) == 1:
-        return f"is {rate(values[0])} at every dₖ"
-    shown = ", ".join(map(rate, values))
-    if all(b >= a for a, b in zip(values, values[1:])):
-        return f"rises with dₖ ({shown})"
-    if all(b <= a for a, b in zip(values, values[1:])):
-        return f"falls with dₖ ({shown})"
-    return f"moves with dₖ ({shown})"
+def serves(s: Sweep, optimizer: str, dk: int, divisor: str, i: int) -> bool:
+    """Whether rate i does as well at this d_k as the divisor's picked rate: no worse, seed by seed (a tie or a
+    win in ``train_grid.judge``'s paired test)."""
+    finals = s.finals[optimizer, dk, divisor]
+    return train_grid.judge("best", s.at_best(optimizer, dk, divisor), "this", finals[:, i],
+                            {"best": "best", "this": "this"})[0] != "best"
 
 
 def one_rate(s: Sweep, optimizer: str, divisor: str) -> tuple[float, float]:
-    """The single rate for every d_k that costs least, and its cost: the most, over d_k, that its loss
-    lies above the divisor's best loss at that d_k."""
+    """The single rate for every d_k that costs least, and its cost: the most, over d_k, that its median loss
+    lies above the median at the divisor's picked rate for that d_k (never below 0)."""
     best = [s.best(optimizer, dk, divisor)[1] for dk in model.DKS]
-    costs = [max(s.medians[optimizer, dk, divisor][i] - b for dk, b in zip(model.DKS, best))
+    costs = [max(max(0.0, s.medians[optimizer, dk, divisor][i] - b) for dk, b in zip(model.DKS, best))
              for i in range(len(s.rates[optimizer]))]
     i = int(np.argmin(costs))
     return s.rates[optimizer][i], costs[i]
 
 
-CLOSE = 0.05
-"""One rate serves every d_k when it costs at most this much loss above the best at each d_k."""
+def one_rate_serves(s: Sweep, optimizer: str, divisor: str) -> bool:
+    """Whether that single rate does as well as the picked rate at every d_k, seed by seed."""
+    i = s.rates[optimizer].index(one_rate(s, optimizer, divisor)[0])
+    return all(serves(s, optimizer, dk, divisor, i) for dk in model.DKS)
 
 
 def statement_rates(s: Sweep, optimizer: str) -> str:
@@ -123,10 +172,27 @@ def statement_rates(s: Sweep, optimizer: str) -> str:
     parts = []
     for d in train.DIVISORS:
         best = [s.best(optimizer, dk, d) for dk in model.DKS]
-        parts.append(f"{NAMES[d]}'s best rate {how_it_moves([b[0] for b in best])}, where it reaches "
-                     f"{', '.join(num(b[1]) for b in best)}")
+        again = [f"{round(100 * s.stability(optimizer, dk, d))}%" for dk in model.DKS]
+        parts.append(f"{NAMES[d]}'s best rate is {words([rate(b[0]) for b in best])} (picked again in "
+                     f"{words(again)} of resamples), where it reaches {words([num(b[1]) for b in best])}")
     return (f"With {OPTIMIZER_NAMES[optimizer]} at dₖ = {words([str(dk) for dk in model.DKS])}: "
             + "; ".join(parts) + ".")
+
+
+def statement_fair(s: Sweep, optimizer: str) -> str:
+    """÷√d_k against each other divisor, every one at its own best rate, seed by seed."""
+    parts = []
+    for dk in model.DKS:
+        verdicts = []
+        for other in ("none", "dk"):
+            outcome, evidence = train_grid.judge("sqrt", s.at_best(optimizer, dk, "sqrt"), other,
+                                                 s.at_best(optimizer, dk, other))
+            how = {"sqrt": "lower than", other: "higher than", "tie": "a tie with"}[outcome]
+            verdicts.append(f"{how} {NAMES[other]} ({evidence})")
+        parts.append(f"at dₖ = {dk}, ÷√dₖ {verdicts[0]} and {verdicts[1]}")
+    return (f"With {OPTIMIZER_NAMES[optimizer]}, each divisor at its own best rate, final losses compared seed by "
+            f"seed over {len(s.seeds)} seeds (a divisor wins when it is lower in every seed or the mean paired "
+            f"difference is more than {fmt(train_grid.TIE)} standard errors from 0): " + "; ".join(parts) + ".")
 
 
 def statement_equivalence() -> str:
@@ -139,42 +205,54 @@ def statement_equivalence() -> str:
 
 
 def statement_one_rate(s: Sweep, optimizer: str) -> str:
-    """What one rate for all three d_k costs each divisor."""
+    """What one rate for all three d_k costs each divisor, and whether it does as well as the best everywhere."""
     parts = []
     for d in train.DIVISORS:
         r, cost = one_rate(s, optimizer, d)
-        parts.append(f"{NAMES[d]} {num(cost)} (at {rate(r)})")
+        how = "as well as its best rate at every dₖ" if one_rate_serves(s, optimizer, d) else \
+            "worse than its best rate at some dₖ"
+        parts.append(f"{NAMES[d]} {num(cost)} (at {rate(r)}: {how})")
     return (f"With {OPTIMIZER_NAMES[optimizer]}, one learning rate for dₖ = {words([str(dk) for dk in model.DKS])}, "
-            f"the one that suits each divisor best, ends at most this far above that divisor's best loss at each "
-            f"dₖ: {words(parts)}.")
+            f"the one that suits each divisor best, ends at most this far above the median loss at that divisor's "
+            f"best rate for each dₖ (and does as well, or worse, seed by seed): {words(parts)}.")
 
 
 def statement_job(s: Sweep) -> str:
     """What the divisor is for, from which divisors one rate serves at every d_k."""
     parts = []
     for optimizer in train.OPTIMIZERS:
-        good = [d for d in train.DIVISORS if one_rate(s, optimizer, d)[1] <= CLOSE]
+        good = [d for d in train.DIVISORS if one_rate_serves(s, optimizer, d)]
+        beaten = [d for d in good if d != "sqrt" and all(beats_at_best(s, optimizer, dk, "sqrt", d) for dk in model.DKS)]
         parts.append(f"with {OPTIMIZER_NAMES[optimizer]}, for " + (words([NAMES[d] for d in good]) if good else
-                                                                   "no divisor"))
-    return ("So the divisor's job is that one initialization and one learning rate work for every dₖ. Here, from one "
-            f"initialization, one learning rate comes within {fmt(CLOSE)} of the best loss at every dₖ "
+                                                                   "no divisor")
+                     + (f", though {words([NAMES[d] for d in beaten])} at its best is still higher than ÷√dₖ at its "
+                        "best at every dₖ" if beaten else ""))
+    return ("So beyond the stuck rows, what a divisor decides is whether one initialization and one learning rate "
+            "work for every dₖ. Here, from one initialization, one learning rate does as well as each width's best "
             + "; ".join(parts) + ".")
+
+
+def beats_at_best(s: Sweep, optimizer: str, dk: int, a: str, b: str) -> bool:
+    """Whether divisor a, at its own best rate, ends lower than divisor b at its own, seed by seed."""
+    return train_grid.judge(a, s.at_best(optimizer, dk, a), b, s.at_best(optimizer, dk, b))[0] == a
 
 
 def statements(s: Sweep) -> list[str]:
     """What the sweep shows, each sentence computed from its numbers."""
-    return [*(statement_rates(s, o) for o in train.OPTIMIZERS), statement_equivalence(),
-            *(statement_one_rate(s, o) for o in train.OPTIMIZERS), statement_job(s)]
+    return [*(statement_rates(s, o) for o in train.OPTIMIZERS), *(statement_fair(s, o) for o in train.OPTIMIZERS),
+            statement_equivalence(), *(statement_one_rate(s, o) for o in train.OPTIMIZERS), statement_job(s)]
 
 
 def settings(s: Sweep) -> str:
     """What was run."""
-    return (f"The training grid's runs ({len(s.seeds)} seeds, {train.STEPS} steps, every divisor from the same "
-            f"weights) at every learning rate of a 1-2-5 grid: SGD {rate(s.rates['sgd'][0])} to "
-            f"{rate(s.rates['sgd'][-1])} ({len(s.rates['sgd'])} rates), Adam {rate(s.rates['adam'][0])} to "
-            f"{rate(s.rates['adam'][-1])} ({len(s.rates['adam'])} rates). A loss is the median over seeds of the "
-            f"final loss (mean batch loss over the last {model.TAIL} steps; inf once it overflowed); a divisor's "
-            f"best rate is the one with the lowest.")
+    return (f"The training grid's runs ({train.STEPS} steps, every divisor from the same weights) at every learning "
+            f"rate of a 1-2-5 grid: SGD {rate(s.rates['sgd'][0])} to {rate(s.rates['sgd'][-1])} "
+            f"({len(s.rates['sgd'])} rates), Adam {rate(s.rates['adam'][0])} to {rate(s.rates['adam'][-1])} "
+            f"({len(s.rates['adam'])} rates). A divisor's best rate is the one with the lowest median final loss "
+            f"(mean batch loss over the last {model.TAIL} steps) over seeds {s.pick_seeds[0]} to {s.pick_seeds[-1]}; "
+            f"every loss shown, and every comparison, is over seeds {s.seeds[0]} to {s.seeds[-1]}, which did not "
+            f"pick it. Beside each best rate, how often it is picked again when the picking seeds are resampled "
+            f"({BOOT} bootstrap resamples); beside each loss, its {round(100 * LEVEL)}% bootstrap interval.")
 
 
 BEST_HEADERS = ("optimizer", "dₖ", *(f"best rate, {NAMES[d]}" for d in train.DIVISORS),
@@ -182,17 +260,20 @@ BEST_HEADERS = ("optimizer", "dₖ", *(f"best rate, {NAMES[d]}" for d in train.D
 
 
 def best_lines(s: Sweep) -> list[list[str]]:
-    """One line per optimizer and d_k: each divisor's best rate and its loss."""
+    """One line per optimizer and d_k: each divisor's best rate with its stability, and its loss with an interval."""
     out = []
     for optimizer, dk in itertools.product(train.OPTIMIZERS, model.DKS):
-        best = [s.best(optimizer, dk, d) for d in train.DIVISORS]
-        out.append([OPTIMIZER_NAMES[optimizer], str(dk), *(rate(b[0]) for b in best), *(num(b[1]) for b in best)])
+        cells = [(s.best(optimizer, dk, d), s.stability(optimizer, dk, d), s.interval(optimizer, dk, d))
+                 for d in train.DIVISORS]
+        out.append([OPTIMIZER_NAMES[optimizer], str(dk),
+                    *(f"{rate(b[0])} ({round(100 * st)}%)" for b, st, _ in cells),
+                    *(f"{num(b[1])} ({num(lo)}–{num(hi)})" for b, _, (lo, hi) in cells)])
     return out
 
 
 def rate_lines(s: Sweep, optimizer: str) -> list[list[str]]:
     """Header and lines of one optimizer's full sweep: (d_k, divisor) by rate."""
-    head = ["dₖ", "divisor", *map(rate, s.rates[optimizer])]
+    head = ["dₖ", "divisor", *map(rate, s.rates[optimizer])]  # medians over the judged seeds
     return [head, *([str(dk), NAMES[d], *map(num, s.medians[optimizer, dk, d])]
                     for dk, d in itertools.product(model.DKS, train.DIVISORS))]
 

@@ -5,9 +5,10 @@ and initial weights are numpy draws, so a seed here is not the page's seed, and 
 second instead of minutes of pure-Python sampling. ``tests/unit/test_train_grid.py`` feeds the core's
 own batches and weights through ``simulate`` and gets the core's losses.
 
-Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. With g = (p − onehot_t) / B,
-r = Σ_j g_j x_j and G = Σ over the batch of x_qᵀ r, dL/dW_Q = G W_K / c and dL/dW_K = Gᵀ W_Q / c, so a
-step costs O(D² d_k) per run rather than O(B n D d_k). Runs sit on the leading axes
+Both weights act only through M = W_Q W_Kᵀ (D×D): s_j = x_q M x_jᵀ / c. The loss reaches the scores through
+the values (v_j = x_j) and softmax's Jacobian, a_j = p_j (x_j − o)·g / B with o = Σ_j p_j x_j and
+g = 2(o − x_t)/D; with r = Σ_j a_j x_j and G = Σ over the batch of x_qᵀ r, dL/dW_Q = G W_K / c and
+dL/dW_K = Gᵀ W_Q / c, so a step costs O(D² d_k) per run rather than O(B n D d_k). Runs sit on the leading axes
 (seeds, rates, divisors); the data broadcast over the last two.
 """
 
@@ -17,6 +18,7 @@ import functools
 import hashlib
 import io
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,10 +29,12 @@ from pycore.sitegen.stored import write_whole
 SEEDS = tuple(range(1, 21))
 """The seeds every experiment runs: verdicts are paired over them."""
 DKS = (16, 64, 256)
-RATES = {"sgd": (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0),
-         "adam": (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)}
+RATES = {"sgd": (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0),
+         "adam": (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1)}
 """Learning rates on a 1-2-5 grid, wide enough that every divisor's best rate lies inside it; the
 core's default rates are among them, so the training grid is the sweep at those rates."""
+PICK_SEEDS = tuple(range(101, 121))
+"""Seeds that choose the page's default rates, kept apart from SEEDS, on which the sweep reports."""
 TAIL = 20
 """A run's final loss is its mean batch loss over its last TAIL steps (inf once it overflowed)."""
 
@@ -64,35 +68,53 @@ def divisors(dk: int) -> np.ndarray:
     return np.array([rows.divisor_value(dk, d) for d in train.DIVISORS])
 
 
-def signal(m: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray, c: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean loss, G / c and saturated share of one batch from M = W_Q W_Kᵀ, for any leading run axes.
-
-    Shapes: m (..., D, D); queries (..., B, D); keys (..., B, n, D); targets (..., B); c (...), every
-    leading shape broadcasting to the runs'. Overflowing runs give inf or NaN.
-    """
-    size, n = keys.shape[-3], keys.shape[-2]
+def forward(m: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray, c: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: the scores s, the weights p, the output's error o − x_t, and B·∂L/∂s, through the values
+    (v_j = x_j) and softmax's Jacobian. Shapes as in ``signal``; keys broadcast to the runs' shape."""
+    dim = keys.shape[-1]
     cc = c[..., None, None]
     u = queries @ m                                           # x_q M, (..., B, D)
     s = (keys @ u[..., None])[..., 0] / cc                    # q·k_j / c, (..., B, n)
-    top = s.max(axis=-1, keepdims=True)
-    e = np.exp(s - top)
-    total = e.sum(axis=-1, keepdims=True)
-    p = e / total
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
     t = np.broadcast_to(targets, s.shape[:-1])[..., None]
-    loss = (np.log(total) + top - np.take_along_axis(s, t, axis=-1))[..., 0].mean(axis=-1)
+    keys_b = np.broadcast_to(keys, (*s.shape, dim))
+    out = (p[..., None, :] @ keys_b)[..., 0, :]               # o = Σ_j p_j x_j, (..., B, D)
+    err = out - np.take_along_axis(keys_b, t[..., None], axis=-2)[..., 0, :]
+    g = 2 * err / dim                                         # ∂L/∂o
+    a = p * ((keys_b @ g[..., None])[..., 0] - (out * g).sum(axis=-1, keepdims=True))
+    return s, p, err, a
+
+
+def stuck_rows(s: np.ndarray, p: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Whether each row is saturated on a key other than its target."""
+    return (p.max(axis=-1) > train.SATURATED) & (s.argmax(axis=-1) != np.broadcast_to(targets, s.shape[:-1]))
+
+
+def signal(m: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray, c: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean loss, G / c, and the saturated and stuck shares of one batch from M = W_Q W_Kᵀ, for any leading run axes.
+
+    Shapes: m (..., D, D); queries (..., B, D); keys (..., B, n, D); targets (..., B); c (...), every
+    leading shape broadcasting to the runs'. A row is stuck when it is saturated on a key other than the
+    target. Overflowing runs give inf or NaN.
+    """
+    size, dim = keys.shape[-3], keys.shape[-1]
+    s, p, err, a = forward(m, queries, keys, targets, c)
+    loss = (err * err).sum(axis=-1).mean(axis=-1) / dim
     saturated = (p.max(axis=-1) > train.SATURATED).mean(axis=-1)
-    g = p - (np.arange(n) == t)                               # B · dL/ds
-    r = (g[..., None, :] @ keys)[..., 0, :]                   # Σ_j g_j x_j, (..., B, D)
-    return loss, np.swapaxes(queries, -1, -2) @ r / (size * cc), saturated
+    stuck = stuck_rows(s, p, targets).mean(axis=-1)
+    r = (a[..., None, :] @ np.broadcast_to(keys, (*s.shape, dim)))[..., 0, :]  # Σ_j a_j x_j, (..., B, D)
+    return loss, np.swapaxes(queries, -1, -2) @ r / (size * c[..., None, None]), saturated, stuck
 
 
 def loss_and_grads(wq: np.ndarray, wk: np.ndarray, queries: np.ndarray, keys: np.ndarray, targets: np.ndarray,
                    c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Mean loss, dL/dW_Q = G W_K / c, dL/dW_K = Gᵀ W_Q / c and saturated share; shapes as in ``signal``,
-    with wq, wk (..., D, d_k)."""
-    loss, big_g, saturated = signal(wq @ np.swapaxes(wk, -1, -2), queries, keys, targets, c)
-    return loss, big_g @ wk, np.swapaxes(big_g, -1, -2) @ wq, saturated
+    """Mean loss, dL/dW_Q = G W_K / c, dL/dW_K = Gᵀ W_Q / c, and the saturated and stuck shares; shapes as in
+    ``signal``, with wq, wk (..., D, d_k)."""
+    loss, big_g, saturated, stuck = signal(wq @ np.swapaxes(wk, -1, -2), queries, keys, targets, c)
+    return loss, big_g @ wk, np.swapaxes(big_g, -1, -2) @ wq, saturated, stuck
 
 
 class Adam:
@@ -124,14 +146,22 @@ class Adam:
         w -= tmp
 
 
+class Runs(NamedTuple):
+    """Per run and step, (S, rates, divisors, steps) each: the batch loss and its shares of saturated and stuck rows."""
+
+    losses: np.ndarray
+    saturated: np.ndarray
+    stuck: np.ndarray
+
+
 def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray, np.ndarray, np.ndarray],
              start: tuple[np.ndarray, np.ndarray], c: np.ndarray | None = None, eps: float = train.EPS
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Losses and saturated shares, (S, rates, divisors, steps) each, for every seed, rate and divisor at once.
+             ) -> Runs:
+    """Losses, saturated and stuck shares, (S, rates, divisors, steps) each, for every seed, rate and divisor at once.
 
     ``batches`` as ``data`` returns them, ``start`` as ``weights`` does; ``c`` defaults to the three divisors,
     ``eps`` is Adam's ε.
-    A run whose loss stops being finite has overflowed: from then on its loss is inf and its saturated share 1
+    A run whose loss stops being finite has overflowed: from then on its loss is inf and its shares 1
     (never NaN). Weights that overflow make the next loss overflow, so they need no check of their own.
     SGD runs on the Gram matrices (``_sgd``), Adam on the weights themselves.
     """
@@ -142,20 +172,21 @@ def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray
     rate = lrs[None, :, None, None, None]
     cc = np.broadcast_to(c, runs)
     losses = np.empty((*runs, queries.shape[1]))
-    saturated = np.empty_like(losses)
+    saturated, stuck = np.empty_like(losses), np.empty_like(losses)
     wq, wk = (np.broadcast_to(w[:, None, None], (*runs, *w.shape[1:])).copy() for w in start)
     step = _sgd(wq, wk, rate) if optimizer == "sgd" else _adam(wq, wk, rate, eps)
     alive = np.ones(runs, dtype=bool)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         m = next(step)
         for r in range(queries.shape[1]):
-            loss, big_g, sat = signal(m, queries[:, None, None, r], keys[:, None, None, r],
-                                      targets[:, None, None, r], cc)
+            loss, big_g, sat, stk = signal(m, queries[:, None, None, r], keys[:, None, None, r],
+                                           targets[:, None, None, r], cc)
             alive &= np.isfinite(loss)
             losses[..., r] = np.where(alive, loss, np.inf)
             saturated[..., r] = np.where(alive, sat, 1.0)
+            stuck[..., r] = np.where(alive, stk, 1.0)
             m = step.send(big_g)
-    return losses, saturated
+    return Runs(losses, saturated, stuck)
 
 
 def _sgd(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray):
@@ -194,28 +225,28 @@ SOURCES = (Path(__file__), Path(train.__file__), Path(rows.__file__))
 
 
 @functools.lru_cache(maxsize=None)
-def trained(optimizer: str, dk: int) -> tuple[np.ndarray, np.ndarray]:
-    """Losses and saturated shares (S, rates, divisors, steps) of every seed, RATES[optimizer] and divisor.
+def trained(optimizer: str, dk: int, seeds: tuple[int, ...] = SEEDS) -> Runs:
+    """Every run of these seeds at RATES[optimizer] and every divisor.
 
     Computed once per process, and kept in ``.cache/`` under the hash of everything they depend on
     (these sources, numpy's version, the seeds, rates and steps), so a build recomputes them only when
     one of those changed.
     """
     key = hashlib.sha256(b"".join(p.read_bytes() for p in SOURCES)
-                         + repr((np.__version__, optimizer, dk, SEEDS, RATES[optimizer], train.STEPS)).encode())
-    path = CACHE / f"train-{optimizer}-{dk}-{key.hexdigest()[:16]}.npz"
+                         + repr((np.__version__, optimizer, dk, seeds, RATES[optimizer], train.STEPS)).encode())
+    stem = f"train-{optimizer}-{dk}-{seeds[0]}"
+    path = CACHE / f"{stem}-{key.hexdigest()[:16]}.npz"
     if path.is_file():
         with np.load(path) as saved:
-            return saved["losses"], saved["saturated"]
-    losses, saturated = simulate(optimizer, dk, np.array(RATES[optimizer]), data(SEEDS, train.STEPS),
-                                 weights(dk, SEEDS))
+            return Runs(*(saved[f] for f in Runs._fields))
+    runs = simulate(optimizer, dk, np.array(RATES[optimizer]), data(seeds, train.STEPS), weights(dk, seeds))
     CACHE.mkdir(parents=True, exist_ok=True)
-    for old in CACHE.glob(f"train-{optimizer}-{dk}-*.npz"):
+    for old in CACHE.glob(f"{stem}-*.npz"):
         old.unlink(missing_ok=True)
     saved = io.BytesIO()
-    np.savez(saved, losses=losses, saturated=saturated)
+    np.savez(saved, **runs._asdict())
     write_whole(path, saved.getvalue())
-    return losses, saturated
+    return runs
 
 
 def final(losses: np.ndarray) -> np.ndarray:

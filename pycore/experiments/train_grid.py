@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pycore import train
+from pycore import rows, train
 from pycore.experiments import model
 from pycore.experiments.reproduce import grid as plain_grid
 from pycore.figures import _chart, _common
@@ -37,8 +37,6 @@ WINDOW = 10
 """The chart plots each seed's mean loss over windows of this many steps."""
 CAP = 100.0
 """The chart's loss axis ends here."""
-CLOSE = 0.1
-"""Two final losses (medians over seeds) this close, in nats, count as matching."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +52,10 @@ class Run:
     """Each seed's mean batch loss over the last TAIL steps (inf once it overflowed)."""
     saturated: tuple[float, ...]
     """Each seed's mean saturated share over the last TAIL steps."""
+    stuck_first: tuple[float, ...]
+    """Each seed's mean share of stuck rows (saturated on a wrong key) over the first TAIL steps."""
+    stuck: tuple[float, ...]
+    """The same over the last TAIL steps."""
     overflowed: int
     """How many seeds' loss overflowed to inf."""
     curve: tuple[tuple[float, ...], ...]
@@ -84,12 +86,17 @@ class Grid:
         return self.runs[optimizer, dk, divisor]
 
 
-def summarize(optimizer: str, dk: int, divisor: str, losses: np.ndarray, saturated: np.ndarray) -> Run:
-    """A Run from the (seeds, steps) losses and saturated shares of one divisor."""
+def _per_seed(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(map(float, values))
+
+
+def summarize(optimizer: str, dk: int, divisor: str, losses: np.ndarray, saturated: np.ndarray,
+              stuck: np.ndarray) -> Run:
+    """A Run from the (seeds, steps) losses, saturated and stuck shares of one divisor."""
     windows = losses[:, : losses.shape[1] // WINDOW * WINDOW].reshape(len(losses), -1, WINDOW).mean(axis=-1)
-    return Run(optimizer, dk, divisor, first=tuple(map(float, losses[:, 0])),
-               final=tuple(map(float, losses[:, -TAIL:].mean(axis=-1))),
-               saturated=tuple(map(float, saturated[:, -TAIL:].mean(axis=-1))),
+    return Run(optimizer, dk, divisor, first=_per_seed(losses[:, 0]), final=_per_seed(losses[:, -TAIL:].mean(axis=-1)),
+               saturated=_per_seed(saturated[:, -TAIL:].mean(axis=-1)),
+               stuck_first=_per_seed(stuck[:, :TAIL].mean(axis=-1)), stuck=_per_seed(stuck[:, -TAIL:].mean(axis=-1)),
                overflowed=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows))
 
 
@@ -100,15 +107,58 @@ def grid(seeds: tuple[int, ...] = SEEDS, steps: int = train.STEPS) -> Grid:
     runs = {}
     for optimizer, dk in itertools.product(train.OPTIMIZERS, DKS):
         if (seeds, steps) == (SEEDS, train.STEPS):
-            losses, saturated = model.trained(optimizer, dk)
+            done = model.trained(optimizer, dk)
             at = model.RATES[optimizer].index(train.LR[optimizer])
         else:
-            losses, saturated = model.simulate(optimizer, dk, np.array([train.LR[optimizer]]), model.data(seeds, steps),
-                                               model.weights(dk, seeds))
+            done = model.simulate(optimizer, dk, np.array([train.LR[optimizer]]), model.data(seeds, steps),
+                                  model.weights(dk, seeds))
             at = 0
         for i, divisor in enumerate(train.DIVISORS):
-            runs[optimizer, dk, divisor] = summarize(optimizer, dk, divisor, losses[:, at, i], saturated[:, at, i])
+            runs[optimizer, dk, divisor] = summarize(optimizer, dk, divisor, *(v[:, at, i] for v in done))
     return Grid(seeds, steps, dict(train.LR), runs)
+
+
+def even_loss() -> float:
+    """The loss of even attention, on average: o − x_t = Σ_j x_j / n − x_t has (n − 1)/n variance per entry."""
+    return (train.N - 1) / train.N
+
+
+def wrong_spike_loss() -> float:
+    """The loss of a spike on a wrong key, on average: x_i − x_t has variance 2 per entry."""
+    return 2.0
+
+
+@dataclass(frozen=True)
+class StartGradients:
+    """At the start, before any update, what the scores' gradient is like on stuck rows and on the others."""
+
+    stuck: float
+    """Median ‖∂L/∂s‖ over the stuck rows."""
+    others: float
+    """Median ‖∂L/∂s‖ over the other rows."""
+    log_loss: float
+    """Median ‖p − e_t‖ over the stuck rows: what −log p_t, a loss on the weights themselves, would pass back."""
+    count: int
+    """How many rows were stuck."""
+    saturated: int
+    """How many rows were saturated, on any key."""
+
+
+@functools.lru_cache(maxsize=4)
+def start_gradients(dk: int = train.DK_DEFAULT, divisor: str = "none", steps: int = TAIL,
+                    seeds: tuple[int, ...] = SEEDS) -> StartGradients:
+    """The first ``steps`` batches of every seed against the initial weights, unscaled by default."""
+    queries, keys, targets = model.data(seeds, steps)
+    wq, wk = model.weights(dk, seeds)
+    m = (wq @ np.swapaxes(wk, -1, -2))[:, None]
+    c = np.array(rows.divisor_value(dk, divisor))
+    s, p, _, a = model.forward(m, queries, keys, targets, c)
+    stuck = model.stuck_rows(s, p, targets)
+    size = np.linalg.norm(a, axis=-1)                        # B·∂L/∂s is ∂L/∂s of the row alone
+    onehot = np.arange(train.N) == targets[..., None]
+    return StartGradients(float(np.median(size[stuck])), float(np.median(size[~stuck])),
+                          float(np.median(np.linalg.norm(p - onehot, axis=-1)[stuck])), int(stuck.sum()),
+                          int((p.max(axis=-1) > train.SATURATED).sum()))
 
 
 def num(x: float) -> str:
@@ -142,23 +192,28 @@ def spread(r: Run) -> str:
     return f"{num(min(r.final))}–{num(max(r.final))}"
 
 
-def compare(g: Grid, optimizer: str, dk: int, a: str, b: str) -> tuple[str, str]:
-    """Which of two divisors ends lower seed by seed (a, b or "tie"), and the numbers that say so.
+def judge(a: str, fa: np.ndarray, b: str, fb: np.ndarray, names: dict[str, str] = NAMES) -> tuple[str, str]:
+    """Which of two sets of runs, paired seed by seed, ends lower (a, b or "tie"), and the numbers that say so.
 
-    One divisor wins when its final loss is lower in every seed, or when the paired differences b − a
-    (every one finite) have a mean more than TIE standard errors from 0; anything else is a tie. The
-    first rule matters for runs that blew up, whose differences are huge and spread wide.
+    One wins when its final loss is lower in every seed, or when the paired differences b − a (every one
+    finite) have a mean more than TIE standard errors from 0; anything else is a tie. The first rule matters
+    for runs that blew up, whose differences are huge and spread wide.
     """
-    fa, fb = np.array(g.at(optimizer, dk, a).final), np.array(g.at(optimizer, dk, b).final)
+    fa, fb = np.asarray(fa, dtype=float), np.asarray(fb, dtype=float)
     finite = bool(np.isfinite(fa).all() and np.isfinite(fb).all())
     mean, se = model.paired(fb, fa) if finite else (math.nan, math.nan)
-    diff = f"{NAMES[b]} − {NAMES[a]} = {difference(g, optimizer, dk, a, b)}" if finite else "some runs overflowed"
+    diff = f"{names[b]} − {names[a]} = {signed(mean)} ± {num(se)}" if finite else "some runs overflowed"
     for winner, lower in ((a, fa < fb), (b, fb < fa)):
         if lower.all():
-            return winner, f"{NAMES[winner]} lower in all {len(fa)} seeds; {diff}"
+            return winner, f"{names[winner]} lower in all {len(fa)} seeds; {diff}"
     if finite and abs(mean) > TIE * se:
         return (a if mean > 0 else b), diff
-    return "tie", diff if finite else f"{NAMES[a]} lower in {int((fa < fb).sum())} of {len(fa)} seeds"
+    return "tie", diff if finite else f"{names[a]} lower in {int((fa < fb).sum())} of {len(fa)} seeds"
+
+
+def compare(g: Grid, optimizer: str, dk: int, a: str, b: str) -> tuple[str, str]:
+    """Which of two divisors ends lower seed by seed at the grid's rates (a, b or "tie"), per ``judge``."""
+    return judge(a, np.array(g.at(optimizer, dk, a).final), b, np.array(g.at(optimizer, dk, b).final))
 
 
 def verdict(g: Grid, optimizer: str, dk: int, other: str) -> str:
@@ -178,33 +233,37 @@ def statement_winners(g: Grid, optimizer: str) -> str:
             + "; ".join(parts) + ".")
 
 
-def statement_unscaled_sgd(g: Grid) -> str:
-    """Whether unscaled scores overflowed with SGD, at which d_k, and where the loss ended."""
-    runs = [g.at("sgd", dk, "none") for dk in g.dks]
-    overflowed = [r for r in runs if r.overflowed]
-    start = f"With SGD at a learning rate of {fmt(g.lr['sgd'], 4)}, unscaled scores "
-    if overflowed:
-        out = start + "overflowed to inf in " + words(
-            [f"{r.overflowed} of {len(g.seeds)} seeds at dₖ = {r.dk}" for r in overflowed]) + "."
-    else:
-        out = start + "never overflowed to inf."
-    rose = [r for r in runs if r.median > float(np.median(r.first))]
-    fell = [r for r in runs if r not in rose]
-    if rose:
-        out += (f" At {dks_text([r.dk for r in rose])} the final loss ended above the first step's (median "
-                  + words([f"{num(float(np.median(r.first)))} → {num(r.median)}" for r in rose])
-                  + "): it blew up instead of learning.")
-    if fell:
-        out += (f" At {dks_text([r.dk for r in fell])} it fell (median "
-                  + words([f"{num(float(np.median(r.first)))} → {num(r.median)}" for r in fell])
-                  + f"; ÷√dₖ: {words([num(g.at('sgd', r.dk, 'sqrt').median) for r in fell])}).")
-    return out
+def percent(x: float) -> str:
+    """A share as a percentage, to one decimal: 0.2281 → 22.8%."""
+    return f"{fmt(100 * x, 1)}%"
+
+
+def statement_stuck(g: Grid, optimizer: str) -> str:
+    """How many rows the unscaled layer starts and ends with stuck on a wrong key, and where its loss ends."""
+    runs = [g.at(optimizer, dk, "none") for dk in g.dks]
+    first = [float(np.median(r.stuck_first)) for r in runs]
+    last = [float(np.median(r.stuck)) for r in runs]
+    others = max(float(np.median(g.at(optimizer, dk, d).stuck_first)) for dk in g.dks for d in ("sqrt", "dk"))
+    return (f"With {OPTIMIZER_NAMES[optimizer]}, unscaled scores leave {words(list(map(percent, first)))} of rows stuck "
+            f"on a wrong key over the first {TAIL} steps at {dks_text(list(g.dks))} (median over seeds), and "
+            f"{words(list(map(percent, last)))} over the last {TAIL}; its final loss is "
+            f"{words([num(r.median) for r in runs])}, against ÷√dₖ's "
+            f"{words([num(g.at(optimizer, r.dk, 'sqrt').median) for r in runs])}. "
+            + (f"No run with ÷√dₖ or ÷dₖ has a row stuck in its first {TAIL} steps." if others == 0 else
+               f"With ÷√dₖ and ÷dₖ at most {percent(others)} of rows start stuck."))
+
+
+def statement_overflow(g: Grid) -> str:
+    """Which runs, if any, overflowed to inf."""
+    over = [r for r in g.runs.values() if r.overflowed]
+    if not over:
+        return "No run's loss overflowed."
+    return "Overflowed to inf: " + words([f"{OPTIMIZER_NAMES[r.optimizer]} {NAMES[r.divisor]} at dₖ = {r.dk} in "
+                                          f"{r.overflowed} of {len(g.seeds)} seeds" for r in over]) + "."
 
 
 def trend(values: list[float]) -> str:
-    """How values in d_k order move: within CLOSE of each other, or rising, falling, both ways."""
-    if max(values) - min(values) <= CLOSE:
-        return f"stays within {fmt(CLOSE)}"
+    """How values in d_k order move: rising, falling, or both ways."""
     steps = [b - a for a, b in zip(values, values[1:])]
     return "rises" if all(s > 0 for s in steps) else "falls" if all(s < 0 for s in steps) else "moves both ways"
 
@@ -213,53 +272,34 @@ def statement_dk(g: Grid, optimizer: str) -> str:
     """How ÷d_k's final loss moves as d_k grows, beside ÷√d_k's."""
     dk_medians = [g.at(optimizer, dk, "dk").median for dk in g.dks]
     sqrt_medians = [g.at(optimizer, dk, "sqrt").median for dk in g.dks]
-    return (f"With {OPTIMIZER_NAMES[optimizer]}, ÷dₖ's final loss {trend(dk_medians)} as dₖ grows from "
+    return (f"With {OPTIMIZER_NAMES[optimizer]} at one rate, ÷dₖ's final loss {trend(dk_medians)} as dₖ grows from "
             f"{g.dks[0]} to {g.dks[-1]}: {', '.join(map(num, dk_medians))} at {dks_text(list(g.dks))}, against "
             f"{', '.join(map(num, sqrt_medians))} for ÷√dₖ.")
 
 
-def matching(g: Grid, optimizer: str, divisor: str) -> list[int]:
-    """The d_k where this divisor's median final loss is within CLOSE of ÷√d_k's."""
-    return [dk for dk in g.dks
-            if abs(g.at(optimizer, dk, divisor).median - g.at(optimizer, dk, "sqrt").median) <= CLOSE]
-
-
-def statement_adam(g: Grid) -> str:
-    """Whether Adam, which rescales each parameter's step by its own gradient size, hides the divisor."""
-    out = ["Adam divides each parameter's step by that parameter's own recent gradient size, so it can hide a "
-           "gradient that is √dₖ too large (unscaled) or too small (÷dₖ)."]
-    for divisor in ("none", "dk"):
-        adam, sgd = matching(g, "adam", divisor), matching(g, "sgd", divisor)
-        verdict = ("the numbers show Adam hiding it" if len(adam) == len(g.dks) and len(sgd) < len(g.dks) else
-                   "the numbers do not show Adam hiding it" if len(adam) <= len(sgd) else
-                   "the numbers show Adam hiding part of it")
-        out.append(f"{NAMES[divisor].capitalize()} ends within {fmt(CLOSE)} of ÷√dₖ's final loss at "
-                   f"{_at(adam)} with Adam and at {_at(sgd)} with SGD (Adam: "
-                   f"{', '.join(num(g.at('adam', dk, divisor).median) for dk in g.dks)} against ÷√dₖ's "
-                   f"{', '.join(num(g.at('adam', dk, 'sqrt').median) for dk in g.dks)} at "
-                   f"{dks_text(list(g.dks))}): {verdict}.")
-    return " ".join(out)
-
-
-def _at(dks: list[int]) -> str:
-    """dₖ = 16 and 64, or no dₖ."""
-    return dks_text(dks) if dks else "no dₖ"
+def statement_gap(g: Grid) -> str:
+    """÷d_k's handicap, seed by seed, with each optimizer: how much of it Adam's step sizing takes away."""
+    gaps = {o: words([difference(g, o, dk, "sqrt", "dk") for dk in g.dks]) for o in train.OPTIMIZERS}
+    return ("Adam divides each parameter's step by that parameter's own recent gradient size, so it can make up for "
+            f"a gradient that ÷dₖ makes too small: ÷dₖ − ÷√dₖ, paired over seeds at {dks_text(list(g.dks))}, is "
+            f"{gaps['sgd']} with SGD and {gaps['adam']} with Adam.")
 
 
 def statements(g: Grid) -> list[str]:
     """What happened, each sentence computed from the grid's numbers."""
-    return [*(statement_winners(g, o) for o in train.OPTIMIZERS), statement_unscaled_sgd(g),
-            *(statement_dk(g, o) for o in train.OPTIMIZERS), statement_adam(g)]
+    return [*(statement_winners(g, o) for o in train.OPTIMIZERS), *(statement_stuck(g, o) for o in train.OPTIMIZERS),
+            *(statement_dk(g, o) for o in train.OPTIMIZERS), statement_gap(g), statement_overflow(g)]
 
 
 HEADERS = ("optimizer", "dₖ", "divisor", "first-step loss", "final loss", "min–max over seeds",
-           "saturated rows", "overflowed to inf")
+           "saturated rows", "stuck rows, first → last steps", "overflowed to inf")
 
 
 def row(g: Grid, r: Run) -> list[str]:
-    """One table line; losses are medians over seeds, saturated the median share over the last TAIL steps."""
+    """One table line; losses are medians over seeds, saturated and stuck the median shares over TAIL steps."""
     return [OPTIMIZER_NAMES[r.optimizer], str(r.dk), NAMES[r.divisor], num(float(np.median(r.first))), num(r.median),
-            spread(r), f"{fmt(100 * float(np.median(r.saturated)), 1)}%",
+            spread(r), percent(float(np.median(r.saturated))),
+            f"{percent(float(np.median(r.stuck_first)))} → {percent(float(np.median(r.stuck)))}",
             f"{r.overflowed} of {len(g.seeds)}"]
 
 
@@ -272,11 +312,13 @@ def settings(g: Grid) -> str:
     """What was run, in one paragraph."""
     return (f"{len(g.seeds)} seeds ({g.seeds[0]} to {g.seeds[-1]}, numpy's draws, not the figure's), each trained "
             f"for {g.steps} steps of {train.BATCH} examples: {train.N} keys with inputs of size D = {train.D}, the "
-            f"query input a copy of the target's with noise σ = {fmt(train.SIGMA)}, rescaled to unit variance. Learning rates: SGD {fmt(g.lr['sgd'], 4)}, Adam "
-            f"{fmt(g.lr['adam'], 4)}, the same for every divisor. All three divisors start from the same weights "
+            f"query input a copy of the target's with noise σ = {fmt(train.SIGMA)}, rescaled to unit variance; the layer hands on the weighted average of the keys' inputs, and the loss "
+            f"is its mean squared error from the target's input. Learning rates: SGD {fmt(g.lr['sgd'], 4)}, Adam "
+            f"{fmt(g.lr['adam'], 4)}, the same for every divisor: ÷√dₖ's own best at dₖ = 64, picked on other seeds. All three divisors start from the same weights "
             f"and see the same batches. The final loss is a seed's mean batch loss over its last {TAIL} steps; "
             f"losses are medians over seeds; saturated rows are the median share of rows whose largest weight "
-            f"exceeds {fmt(train.SATURATED)} over the last {TAIL} steps. The last column counts the seeds whose loss "
+            f"exceeds {fmt(train.SATURATED)} over the last {TAIL} steps, and stuck rows those saturated on a key "
+            f"other than the target, over the first and the last {TAIL} steps. The last column counts the seeds whose loss "
             f"overflowed to inf (a run whose loss only grew huge counts as not overflowed).")
 
 

@@ -19,7 +19,9 @@ PAGE = "train/"
 HEIGHT = 700
 READOUTS = (("step", "step"), ("loss-none", "loss, none"), ("loss-sqrt", "loss, ÷√dₖ"), ("loss-dk", "loss, ÷dₖ"),
             ("saturated-none", "saturated, none"), ("saturated-sqrt", "saturated, ÷√dₖ"),
-            ("saturated-dk", "saturated, ÷dₖ"))
+            ("saturated-dk", "saturated, ÷dₖ"), ("stuck-none", "stuck, none"), ("stuck-sqrt", "stuck, ÷√dₖ"),
+            ("stuck-dk", "stuck, ÷dₖ"), ("grad-none", "gradient to W_Q, none"),
+            ("grad-sqrt", "gradient to W_Q, ÷√dₖ"), ("grad-dk", "gradient to W_Q, ÷dₖ"))
 PARAMS = (
     _common.dk(train.DK_DEFAULT, control="range", label="dₖ", sample="16"),
     params.choice("optimizer", "sgd", (("sgd", "SGD"), ("adam", "Adam")), "The optimizer: sgd or adam.",
@@ -37,8 +39,10 @@ derived_values = _common.no_derived_values
 SERIES, NAMES = _common.SERIES, _common.NAMES
 WINDOW = 10
 """Steps each plotted point averages: one batch of 8 is noisy."""
-LOG_LO, LOG_HI = -2.0, 1.0
-"""The loss axis, log10: 0.01 to 10; a run that leaves it or diverges gets a note."""
+LOSS_TICKS = (0.03, 0.1, 0.3, 1.0, 3.0)
+"""The loss axis, on a log scale from the first tick to the last; a run that leaves it or diverges gets a note."""
+STUCK_HI = 0.6
+"""The stuck-rows axis runs from 0 to this share."""
 
 
 def parse(p: params.Params) -> Any:
@@ -92,46 +96,74 @@ def _log10(x: float) -> float:
     return log(x) / log(10.0)
 
 
-def render(state: Any) -> str:
-    """Loss per step on a log axis for the three divisors, a progress bar, and where a run diverged."""
-    trainers = runs(state)
-    for t in trainers.values():
-        t.ensure(state.step)
-    ax = _chart.axes(0.0, float(train.STEPS), LOG_LO, LOG_HI, left=52, right=588, top=62, bottom=250)
-    yt = [(float(k), "1" if k == 0 else f"10{_sup(k)}") for k in range(int(LOG_LO), int(LOG_HI) + 1)]
-    xt = [(float(v), str(v)) for v in range(0, train.STEPS + 1, train.STEPS // 4)]
+def _smooth(values: list[float]) -> list[float]:
+    """Each step's mean over the last WINDOW steps (fewer at the start)."""
+    return [stats.mean(values[max(0, i - WINDOW + 1):i + 1]) for i in range(len(values))]
+
+
+def _lines(ax: _chart.Axes, per_divisor: dict[str, list[float]]) -> list[str]:
+    """One smoothed line per divisor over the steps, clamped to the axis; non-finite steps are left out."""
+    parts = []
+    for divisor, values in per_divisor.items():
+        shown = [(ax.x(float(i + 1)), ax.y.clamped(v)) for i, v in enumerate(_smooth(values)) if math.isfinite(v)]
+        if shown:
+            parts.append(el("g", {"class": f"sq-series {SERIES[divisor]}"},
+                            [marks.polyline(shown, "sq-series__line")]))
+    return parts
+
+
+def _steps_axis() -> list[tuple[float, str]]:
+    return [(float(v), str(v)) for v in range(0, train.STEPS + 1, train.STEPS // 4)]
+
+
+def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
+    lo, hi = _log10(LOSS_TICKS[0]), _log10(LOSS_TICKS[-1])
+    ax = _chart.axes(0.0, float(train.STEPS), lo, hi, left=52, right=588, top=62, bottom=250)
+    yt = [(_log10(v), fmt(v, 2)) for v in LOSS_TICKS]
     parts = _chart.frame(ax, f"Training loss, dₖ = {state.dk}, {state.optimizer.upper()} at lr {fmt(lr(state), 4)}",
-                         xt, yt, f"step (one fresh batch each; the lines average the last {WINDOW} batches)")
+                         _steps_axis(), yt, f"step (one fresh batch each; the lines average the last {WINDOW} batches)")
     width = (ax.x.r1 - ax.x.r0) * state.step / train.STEPS
     parts += [marks.rect(ax.x.r0, 28, ax.x.r1 - ax.x.r0, 8, "sq-progress"),
               marks.rect(ax.x.r0, 28, width, 8, "sq-progress__done"),
               text(ax.x.r1, 24, f"step {state.step} of {train.STEPS}", "sq-tick", "end")]
-    notes = []
-    for divisor, t in trainers.items():
-        losses = t.losses[:state.step]
-        smooth = [stats.mean(losses[max(0, i - WINDOW + 1):i + 1]) for i in range(len(losses))]
-        shown = [(float(i + 1), _log10(v)) for i, v in enumerate(smooth) if math.isfinite(v) and v > 0]
-        if shown:
-            parts.append(el("g", {"class": f"sq-series {SERIES[divisor]}"}, [
-                marks.polyline([(ax.x(x), ax.y.clamped(y)) for x, y in shown], "sq-series__line")]))
-        stop = next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
-        top = max((v for v in losses if math.isfinite(v)), default=0.0)
-        if stop is not None:
-            notes.append(f"{NAMES[divisor]} diverged at step {stop + 1}")
-        elif top > 10**LOG_HI:
-            notes.append(f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis")
-    parts += _chart.legend(ax.x.r1 - 60, ax.y.r0 - 40, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
+    parts += _lines(ax, {d: [_log10(v) if v > 0 else -math.inf for v in t.losses[:state.step]]
+                         for d, t in trainers.items()})
+    notes = [_note(d, t.losses[:state.step]) for d, t in trainers.items()]
+    notes = [n for n in notes if n]
+    parts += _chart.legend(ax.x.r1 - 60, ax.y.r1 + 14, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
     if notes:
-        parts.append(text(ax.x.r1, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
+        parts.append(text(ax.x.r1 - 72, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
     label = (f"Training loss of {state.step} of {train.STEPS} steps at d_k {state.dk} with {state.optimizer}: "
-             + "; ".join(f"{_common.SPOKEN[d]} "
-                         f"{_last(trainers[d], state.step)}" for d in train.DIVISORS)
+             + "; ".join(f"{_common.SPOKEN[d]} {_last(trainers[d], state.step)}" for d in train.DIVISORS)
              + ("; " + "; ".join(notes) if notes else ""))
     return svg(600, 290, label, parts, "sq-train")
 
 
-def _sup(k: int) -> str:
-    return str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+def _note(divisor: str, losses: list[float]) -> str:
+    """Where a run diverged or left the loss axis, or nothing."""
+    stop = next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
+    if stop is not None:
+        return f"{NAMES[divisor]} diverged at step {stop + 1}"
+    top = max(losses, default=0.0)
+    return f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis" if top > LOSS_TICKS[-1] else ""
+
+
+def _stuck_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
+    ax = _chart.axes(0.0, float(train.STEPS), 0.0, STUCK_HI, left=52, right=588, top=36, bottom=150)
+    parts = _chart.frame(ax, "Rows stuck: saturated on a wrong key", _steps_axis(), _chart.share_ticks(STUCK_HI),
+                         f"step (share of each batch's rows, averaged over the last {WINDOW} batches)")
+    parts += _lines(ax, {d: t.stuck[:state.step] for d, t in trainers.items()})
+    label = (f"Share of rows saturated on a wrong key over {state.step} steps: "
+             + "; ".join(f"{_common.SPOKEN[d]} {_share(trainers[d].stuck, state.step)}" for d in train.DIVISORS))
+    return svg(600, 196, label, parts, "sq-train")
+
+
+def render(state: Any) -> str:
+    """Loss per step on a log axis for the three divisors with a progress bar, then the share of stuck rows."""
+    trainers = runs(state)
+    for t in trainers.values():
+        t.ensure(state.step)
+    return _loss_panel(state, trainers) + _stuck_panel(state, trainers)
 
 
 def _last(t: train.Trainer, step: int) -> str:
@@ -139,14 +171,27 @@ def _last(t: train.Trainer, step: int) -> str:
     return "–" if step == 0 else ("diverged" if not math.isfinite(t.losses[step - 1]) else sig(t.losses[step - 1]))
 
 
+def _share(values: list[float], step: int) -> str:
+    """The last step's share, or a dash before the first."""
+    return "–" if step == 0 else sig(values[step - 1], 3)
+
+
+def caption(state: Any) -> str:
+    """The caption's live line: the run the figure shows now, and whose rate it uses."""
+    rate = (f"{state.optimizer.upper()} at a learning rate of {fmt(lr(state), 4)}"
+            + (" (÷√dₖ's own best at dₖ = 64)" if state.lr == "auto" else ""))
+    return f"dₖ = {state.dk}, {rate}, seed {state.seed}: step {state.step} of {train.STEPS}."
+
+
 def readouts(state: Any) -> dict[str, str]:
-    """The step, and per divisor the loss and saturated share of the last step's batch."""
+    """The step, and per divisor the last step's loss, saturated and stuck shares and gradient toward W_Q."""
     trainers = runs(state)
     out = {"step": str(state.step)}
-    for divisor, t in trainers.items():
-        t.ensure(state.step)
-        out[f"loss-{divisor}"] = _last(t, state.step)
-        out[f"saturated-{divisor}"] = "–" if state.step == 0 else sig(t.saturated[state.step - 1], 3)
+    for name in ("loss", "saturated", "stuck", "grad"):
+        for divisor, t in trainers.items():
+            t.ensure(state.step)
+            out[f"{name}-{divisor}"] = (_last(t, state.step) if name == "loss" else
+                                        _share(t.grad_q if name == "grad" else getattr(t, name), state.step))
     return out
 
 
@@ -160,35 +205,39 @@ def snippet(state: Any) -> str:
 _BODY = '''rng = np.random.default_rng(seed)
 wq0 = rng.standard_normal((D, dk)) / np.sqrt(D)  # fan-in initialization: q and k start with unit variance
 wk0 = rng.standard_normal((D, dk)) / np.sqrt(D)
+rows = np.arange(batch)
 out = {"step": steps}
 for divisor, c in (("none", 1.0), ("sqrt", np.sqrt(dk)), ("dk", float(dk))):
     data = np.random.default_rng(seed + 1)  # the same batches for every divisor
     wq, wk, m, v = wq0.copy(), wk0.copy(), [0, 0], [0, 0]
-    loss, sat = float("nan"), float("nan")
+    loss = sat = stuck = grad = float("nan")
     for t in range(1, steps + 1):
-        x = data.standard_normal((batch, n, D))
+        x = data.standard_normal((batch, n, D))  # the keys' inputs, which are also the values
         target = data.integers(n, size=batch)
-        xq = (x[np.arange(batch), target] + sigma * data.standard_normal((batch, D))) / np.sqrt(1 + sigma**2)
+        xq = (x[rows, target] + sigma * data.standard_normal((batch, D))) / np.sqrt(1 + sigma**2)
         s = np.einsum("bd,bnd->bn", xq @ wq, x @ wk) / c
         p = np.exp(s - s.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)
-        loss = float(-np.log(p[np.arange(batch), target]).mean())
-        sat = float((p.max(1) > 0.99).mean())
-        g = p.copy()
-        g[np.arange(batch), target] -= 1
-        g /= batch
-        r = np.einsum("bn,bnd->bd", g, x)  # dL/dq = r W_K / c
+        o = np.einsum("bn,bnd->bd", p, x)  # the output: the weighted average of the values
+        err = o - x[rows, target]
+        loss = float((err**2).mean())
+        big = p.max(1) > 0.99
+        sat, stuck = float(big.mean()), float((big & (p.argmax(1) != target)).mean())
+        g = 2 * err / D / batch  # dL/do
+        a = p * (np.einsum("bnd,bd->bn", x, g) - (o * g).sum(1, keepdims=True))  # dL/ds, through softmax
+        r = np.einsum("bn,bnd->bd", a, x)  # dL/dq = r W_K / c
         gq = xq.T @ r @ wk / c
         gk = r.T @ xq @ wq / c
-        for i, (w, grad) in enumerate(((wq, gq), (wk, gk))):
+        grad = float(np.linalg.norm(gq))
+        for i, (w, dw) in enumerate(((wq, gq), (wk, gk))):
             if optimizer == "sgd":
-                w -= lr * grad
+                w -= lr * dw
             else:
-                m[i] = 0.9 * m[i] + 0.1 * grad
-                v[i] = 0.999 * v[i] + 0.001 * grad**2
+                m[i] = 0.9 * m[i] + 0.1 * dw
+                v[i] = 0.999 * v[i] + 0.001 * dw**2
                 w -= lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
     out[f"loss-{divisor}"] = sig(loss) if np.isfinite(loss) else "diverged"
-    out[f"saturated-{divisor}"] = sig(sat, 3)
-for name in ("step", "loss-none", "loss-sqrt", "loss-dk", "saturated-none", "saturated-sqrt", "saturated-dk"):
+    out.update({f"saturated-{divisor}": sig(sat, 3), f"stuck-{divisor}": sig(stuck, 3), f"grad-{divisor}": sig(grad, 3)})
+for name in ["step"] + [f"{k}-{d}" for k in ("loss", "saturated", "stuck", "grad") for d in ("none", "sqrt", "dk")]:
     print(f"{name}:", out[name])
 '''

@@ -15,7 +15,10 @@ import itertools
 import re
 from collections.abc import Callable
 
+import numpy as np
+
 from pycore import train
+from pycore.svg import fmt, sig
 from pycore.figures import saturation, summary_pipeline
 from pycore.experiments import lr_sweep, model, reproduce, train_grid
 
@@ -51,7 +54,15 @@ def registry() -> dict[str, Callable[[], str]]:
             if d != "sqrt":
                 out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.difference(
                     train_grid.grid(), o, dk, "sqrt", d)
+            for when in ("first", "last"):
+                out[f"train-grid.stuck.{when}.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d, when=when: train_grid.percent(
+                    float(np.median(getattr(train_grid.grid().at(o, dk, d), "stuck_first" if when == "first" else "stuck"))))
     out["train-grid.seeds"] = lambda: str(len(train_grid.grid().seeds))
+    out["train.loss.even"] = lambda: fmt(train_grid.even_loss(), 3)
+    out["train.loss.wrong-spike"] = lambda: fmt(train_grid.wrong_spike_loss(), 3)
+    out["train.grad.stuck"] = lambda: sig(train_grid.start_gradients().stuck, 2)
+    out["train.grad.unstuck"] = lambda: sig(train_grid.start_gradients().others, 2)
+    out["train.grad.log-loss.wrong-spike"] = lambda: sig(train_grid.start_gradients().log_loss, 3)
     out["figure.saturation.saturated.percent"] = lambda: _figure_share(saturation, saturation.State(), "saturated")
     out["figure.saturation.sqrt.median-max-weight"] = lambda: f"{float(saturation.readouts(saturation.State(divisor='sqrt'))['median-max-weight']):.2f}"
     out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(

@@ -61,7 +61,7 @@ def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
     ])
 
 
-MODEL_FUNCTIONS = ("data", "weights", "signal", "Adam", "simulate", "_sgd", "_adam")
+MODEL_FUNCTIONS = ("data", "weights", "forward", "stuck_rows", "signal", "Adam", "Runs", "simulate", "_sgd", "_adam")
 
 
 def _model_code() -> str:
@@ -76,16 +76,24 @@ def _model_code() -> str:
 
 TABLE = '''NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
 OPTIMIZER_NAMES = {"sgd": "SGD", "adam": "Adam"}
+
+
+def percent(x):
+    return f"{fmt(100 * x, 1)}%"
+
+
 lines = [list(HEADERS)]
 for optimizer in ("sgd", "adam"):
     for dk in DKS:
-        losses, saturated = simulate(optimizer, dk, np.array([LR[optimizer]]), data(SEEDS, STEPS), weights(dk, SEEDS))
+        runs = simulate(optimizer, dk, np.array([LR[optimizer]]), data(SEEDS, STEPS), weights(dk, SEEDS))
         for i, divisor in enumerate(DIVISORS):
-            run, sat = losses[:, 0, i], saturated[:, 0, i]
+            run, sat, stuck = (v[:, 0, i] for v in runs)
             final = run[:, -TAIL:].mean(axis=-1)
             lines.append([OPTIMIZER_NAMES[optimizer], str(dk), NAMES[divisor], sig(float(np.median(run[:, 0])), 3),
                           sig(float(np.median(final)), 3), f"{sig(final.min(), 3)}–{sig(final.max(), 3)}",
-                          f"{fmt(100 * float(np.median(sat[:, -TAIL:].mean(axis=-1))), 1)}%",
+                          percent(float(np.median(sat[:, -TAIL:].mean(axis=-1)))),
+                          f"{percent(float(np.median(stuck[:, :TAIL].mean(axis=-1))))} → "
+                          f"{percent(float(np.median(stuck[:, -TAIL:].mean(axis=-1))))}",
                           f"{int((~np.isfinite(run[:, -1])).sum())} of {len(SEEDS)}"])
 widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
 print("\\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in lines))'''
@@ -95,9 +103,10 @@ def train_grid_notebook(page_url: str) -> nbformat.NotebookNode:
     """The training grid: the tiny attention layer trained with each divisor and optimizer, its table printed."""
     intro = ("# Train it yourself: the training grid\n\n"
              f"The table of the site's page [Train it yourself]({page_url}): a tiny attention layer trained with "
-             "no divisor, ÷√dₖ and ÷dₖ, with SGD and Adam, at the default learning rates, over several seeds. The "
+             "no divisor, ÷√dₖ and ÷dₖ, with SGD and Adam, at the default learning rates (÷√dₖ's own best at dₖ = 64), "
+             "over several seeds. The "
              "model is copied from `pycore/experiments/model.py`. Fewer `SEEDS` or `STEPS` run faster.")
-    constants = (f"import numpy as np\n\nD, N, BATCH, SIGMA = {train.D}, {train.N}, {train.BATCH}, {train.SIGMA!r}\n"
+    constants = (f"from typing import NamedTuple\n\nimport numpy as np\n\nD, N, BATCH, SIGMA = {train.D}, {train.N}, {train.BATCH}, {train.SIGMA!r}\n"
                  "QUERY_SCALE = 1 / np.sqrt(1 + SIGMA * SIGMA)  # the query input rescaled to unit variance\n"
                  f"SATURATED = {train.SATURATED!r}\nBETA1, BETA2, EPS = {train.BETA1!r}, {train.BETA2!r}, {train.EPS!r}\n"
                  f"LR = {dict(train.LR)!r}\nDIVISORS = {train.DIVISORS!r}\nTAIL = {model.TAIL}\n"

@@ -32,12 +32,14 @@ def test_main_path_prose_stays_under_450_words_and_three_numbers_a_paragraph():
 
 def test_loss_sgd_and_adam_are_explained_and_adams_constants_sit_in_a_closed_aside():
     prose = " ".join(main_path())
-    assert "The *loss* says how wrong the prediction is; lower is better." in prose
-    assert "*SGD* moves every weight by the learning rate times its gradient." in " ".join(prose.split())
-    assert "*Adam* divides each weight's step by the size of that weight's recent gradients" in " ".join(prose.split())
+    prose = " ".join(prose.split())
+    assert "The *loss* says how wrong the output is; lower is better." in prose
+    assert "*SGD* moves each parameter by the learning rate times its gradient." in prose
+    assert "*Adam* divides each parameter's step by the size of that parameter's recent gradients" in prose
+    assert "by an amount set by the *learning rate*" in prose and "a fresh *batch*{ #batch }, a handful of new examples" in prose
     assert not re.search(r"beta_[12]|varepsilon", prose)
     asides = re.findall(r'^\?\?\?(\+?) info "Going deeper: [^"]+"', TEXT, re.M)
-    assert len(asides) == 3 and not any(asides), "asides are closed by default (??? not ???+)"
+    assert len(asides) == 4 and not any(asides), "asides are closed by default (??? not ???+)"
     setup = TEXT[TEXT.index('??? info "Going deeper: the exact setup"'):TEXT.index("```figure")]
     assert r"\beta_1 = 0.9" in setup and r"\beta_2 = 0.999" in setup and r"\varepsilon = 10^{-8}" in setup
 
