@@ -17,8 +17,9 @@ class Range:
     """A native range slider bound to the state field ``name``.
 
     With ``scale="log"`` the slider moves over positions 0 ... len(stops) − 1, each a value in ``stops``
-    (whole numbers, spaced evenly in log scale, each one once); the page sends the position and shows
-    the value, and Python maps one to the other.
+    (spaced evenly in log scale, each one once: whole numbers when lo and hi are whole, else four
+    significant digits, so the powers of two of a range such as 1/32 to 16 are exact); the page sends the
+    position and shows the value, and Python maps one to the other.
     """
 
     name: str
@@ -28,15 +29,23 @@ class Range:
     step: float = 1
     kind: str = "range"
     scale: str = "linear"
+    marks: tuple[float, ...] = ()
+    """Values the slider shows tick marks at (its parameter's presets)."""
 
     @property
-    def stops(self) -> tuple[int, ...]:
+    def ticks(self) -> tuple[str, ...]:
+        """Where the marks sit on the slider itself: positions for a log slider, values for a linear one."""
+        return tuple(str(self.position_of(v)) if self.scale == "log" else repr(v) for v in self.marks)
+
+    @property
+    def stops(self) -> tuple[float, ...]:
         """A log slider's values, from lo to hi; empty for a linear one."""
         if self.scale != "log":
             return ()
         count = round(LOG_STOPS_PER_DOUBLING * math.log2(self.hi / self.lo))
-        values = [round(self.lo * (self.hi / self.lo) ** (i / count)) for i in range(count)] + [round(self.hi)]
-        return tuple(sorted(set(values)))
+        whole = float(self.lo).is_integer() and float(self.hi).is_integer()
+        values = [self.lo * (self.hi / self.lo) ** (i / count) for i in range(count)] + [self.hi]
+        return tuple(sorted({round(v) if whole else float(f"{v:.4g}") for v in values}))
 
     def value_at(self, position: str) -> str:
         """The value at a log slider's position (clamped to its ends), as the page sends it."""
@@ -45,7 +54,8 @@ class Range:
             i = int(float(position))
         except ValueError:
             return str(position)
-        return str(stops[min(max(i, 0), len(stops) - 1)])
+        value = stops[min(max(i, 0), len(stops) - 1)]
+        return str(int(value)) if float(value).is_integer() else repr(value)
 
     def position_of(self, value: float) -> int:
         """The position of the stop nearest to ``value`` in log scale."""

@@ -66,7 +66,7 @@ class Param:
     """A setting a beginner can leave alone (a seed, a sample count, an axis): its control sits behind
     the figure's "More settings" disclosure."""
     scale: str = "linear"
-    """linear or log: how a range control spaces its values (log: whole numbers lo >= 1)."""
+    """linear or log: how a range control spaces its values (log: lo > 0; see ``controls.Range.stops``)."""
 
     def allowed(self) -> str:
         """What the parameter accepts, in words (the teachers' table and every message use this)."""
@@ -107,7 +107,8 @@ class Param:
         """The controls that set this parameter in the article (none, or one plus its presets)."""
         made: tuple[Control, ...] = ()
         if self.control == "range":
-            made = (Range(self.name, self.label, self.lo, self.hi, self.step, scale=self.scale),)
+            made = (Range(self.name, self.label, self.lo, self.hi, self.step, scale=self.scale,
+                          marks=tuple(float(v) for v, _ in self.presets)),)
         elif self.control == "choice":
             made = (Choice(self.name, self.label, self.options),)
         elif self.control == "text":

@@ -1,7 +1,9 @@
-"""Step 5: nudge one score up a little and see how much the weights move, gently or stretched.
+"""Steps 5 and 6: nudge one score up a little and see how much the weights move, stretched or shrunk.
 
 p = softmax(stretch · s), and p′ the same after s_target grows by delta. Stretched into a
-spike, the weights barely move however the scores are nudged: the learning signal dies.
+spike, the weights barely move however the scores are nudged: the learning signal dies. Shrunk
+(÷d_k is a stretch of 1/√d_k on unit scores), the weights start nearly even and the nudge is
+shrunk with the scores, so they barely move either.
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ PAGE = "step-5/"
 HEIGHT = 600
 READOUTS = (("largest-weight", "largest weight (before the nudge)"), ("weight-change", "total weight change"))
 SCORE_RANGE = 3.0
-STRETCH = (1.0, 16.0)
+STRETCH = (1 / 32, 16.0)
+MARKS = (("0.125", "1/8"), ("1", "1"), ("8", "8"))
+"""The stretches of unit-size scores that the three divisors give at d_k = 64 (Step 5: unscaled scores are
+unit-size ones stretched by √d_k, so ÷√d_k is a stretch of 1 and ÷d_k one of 1/√d_k)."""
 DELTA = (0.01, 1.0)
 PARAMS = (
     params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
                   "Raw scores of a handful of words, each in [-3, 3].", control="text",
                   label="scores (comma-separated, −3 to 3)", sample="1,0,-1"),
-    params.number("stretch", 8.0, *STRETCH, "What every score is multiplied by before softmax, in [1, 16].",
-                  control="range", label="stretch", step=0.5, sample="1"),
+    params.number("stretch", 8.0, *STRETCH, "What every score is multiplied by before softmax, from 1/32 to 16.",
+                  control="range", label="stretch", scale="log", presets=MARKS, sample="1"),
     params.number("delta", 0.5, *DELTA, "How far the chosen score is nudged up, in [0.01, 1].",
                   control="range", label="nudge", step=0.01, sample="0.1"),
     params.integer("target", 3, 1, 8, "Which score is nudged: its position, 1 for the first.", sample="1"),
@@ -43,13 +48,17 @@ prepare = _common.nothing_to_prepare
 SCORES = Panel(left=36, top=44, width=210, height=230, lo=-SCORE_RANGE, hi=SCORE_RANGE)
 WEIGHTS = Panel(left=36, top=44, width=210, height=230, lo=0.0, hi=1.0)
 KEYS = {"ArrowUp": ("delta", 0.05, 0.2), "ArrowDown": ("delta", -0.05, -0.2),
-        "ArrowRight": ("stretch", 0.5, 2.0), "ArrowLeft": ("stretch", -0.5, -2.0)}
-"""Arrow keys on a score's handle: up and down change the nudge, right and left the stretch (Shift: bigger steps)."""
+        "ArrowRight": ("stretch", 1, 8), "ArrowLeft": ("stretch", -1, -8)}
+"""Arrow keys on a score's handle: up and down change the nudge, right and left move the stretch one stop along
+its log slider (Shift: eight stops, a doubling)."""
 KEY_HELP = "up and down arrows change the nudge, right and left arrows the stretch"
 
 
+STRETCH_SLIDER = next(c for c in CONTROLS if c.kind == "range" and c.name == "stretch")
+
+
 def parse(p: params.Params) -> Any:
-    """State from ``scores``, ``stretch`` (1 to 16), ``delta`` (0.01 to 1) and ``target`` (1 to the number of scores)."""
+    """State from ``scores``, ``stretch`` (1/32 to 16), ``delta`` (0.01 to 1) and ``target`` (1 to the number of scores)."""
     state = params.parse(PARAMS, State, p)
     if state.target > len(state.scores):
         raise ParamError(f"target must be a whole number from 1 to {len(state.scores)}, the number of scores, "
@@ -72,9 +81,12 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
     if event.get("type") != "key" or key is None:
         return state
     name, small, big = key
-    bounds = DELTA if name == "delta" else STRETCH
-    value = round(clamp(getattr(state, name) + (big if event.get("shift") else small), *bounds), 2)
-    return replace(state, target=i + 1, **{name: value})
+    step = big if event.get("shift") else small
+    if name == "stretch":
+        stops = STRETCH_SLIDER.stops
+        at = min(max(STRETCH_SLIDER.position_of(state.stretch) + step, 0), len(stops) - 1)
+        return replace(state, target=i + 1, stretch=stops[at])
+    return replace(state, target=i + 1, delta=round(clamp(state.delta + step, *DELTA), 2))
 
 
 def weights(state: State) -> tuple[list[float], list[float]]:
@@ -113,7 +125,7 @@ def render(state: State) -> str:
         value = f"{labels[i]}: score {fmt(s)}" + (f", nudged up by {fmt(state.delta)}" if i == t else "")
         left.append(marks.handle(x + w / 2, SCORES.y(s + nudge), f"t{i}", f"Nudge {labels[i]}: {KEY_HELP}",
                                  value, s + nudge, -SCORE_RANGE, SCORE_RANGE + DELTA[1], "sq-q"))
-    right = axes(WEIGHTS, f"weights softmax({fmt(state.stretch)} · s)")
+    right = axes(WEIGHTS, f"weights softmax({sig(state.stretch, 3)} · s)")
     for i, (a, b) in enumerate(zip(before, after)):
         x, w = WEIGHTS.slot(i, len(before))
         for value, offset, cls in ((a, 0.0, "sq-weight"), (b, w / 2, "sq-weight sq-weight--scaled")):
@@ -130,7 +142,7 @@ def render(state: State) -> str:
     return (svg(260, 340, f"Scores {', '.join(fmt(s) for s in state.scores)}, {labels[t]} nudged up by "
                 f"{fmt(state.delta)}; on a score's handle, {KEY_HELP}, or drag it up", left,
                 "sq-nudge sq-svg--stage", interactive=True)
-            + svg(260, 340, f"Weights at stretch {fmt(state.stretch)} before and after the nudge: largest weight "
+            + svg(260, 340, f"Weights at stretch {sig(state.stretch, 3)} before and after the nudge: largest weight "
                   f"{fmt(max(before), 3)}, total change {sig(weight_change(state))}", right, "sq-svg--stage"))
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
 import pytest
 
+from pycore import rows
 from pycore.figures import nudge
 from pycore.params import ParamError
 
@@ -59,25 +61,47 @@ def key(state, name, handle="t2", shift=False):
     return nudge.update(state, {"type": "key", "handle": handle, "key": name, "shift": shift})
 
 
-def test_up_and_down_arrows_move_delta_left_and_right_move_stretch():
+def test_up_and_down_arrows_move_delta_left_and_right_move_stretch_a_stop_along_its_log_slider():
     s = nudge.State()
     assert key(s, "ArrowUp").delta == pytest.approx(0.55) and key(s, "ArrowUp").stretch == s.stretch
     assert key(s, "ArrowDown").delta == pytest.approx(0.45)
     assert key(s, "ArrowUp", shift=True).delta == pytest.approx(0.7)
-    assert key(s, "ArrowRight").stretch == 8.5 and key(s, "ArrowRight").delta == s.delta
-    assert key(s, "ArrowLeft").stretch == 7.5
-    assert key(s, "ArrowLeft", shift=True).stretch == 6
+    assert key(s, "ArrowRight").stretch == pytest.approx(8 * 2 ** (1 / 8), rel=1e-3)
+    assert key(s, "ArrowRight").delta == s.delta
+    assert key(s, "ArrowLeft").stretch == pytest.approx(8 / 2 ** (1 / 8), rel=1e-3)
+    assert key(s, "ArrowLeft", shift=True).stretch == 4 and key(key(s, "ArrowLeft", shift=True), "ArrowLeft",
+                                                                    shift=True).stretch == 2
+
+
+def test_the_stretch_slider_runs_from_a_thirty_second_to_sixteen_with_marks_at_the_three_divisors():
+    slider = nudge.STRETCH_SLIDER
+    assert slider.scale == "log" and slider.stops[0] == 1 / 32 and slider.stops[-1] == 16
+    assert {0.125, 1.0, 8.0} <= set(slider.stops) and slider.marks == (0.125, 1.0, 8.0)
+    for mark, divisor in zip(slider.marks, ("dk", "sqrt", "none")):
+        assert mark == pytest.approx(math.sqrt(64) / rows.divisor_value(64, divisor))
+    assert [slider.stops[int(t)] for t in slider.ticks] == [0.125, 1.0, 8.0]
+    ratios = np.array(slider.stops[1:]) / np.array(slider.stops[:-1])
+    assert np.allclose(ratios, 2 ** (1 / 8), rtol=2e-3), "evenly spaced in log scale"
 
 
 def test_keys_stop_at_the_ranges_and_keep_two_decimals():
-    low = nudge.State(delta=0.01, stretch=1.0)
-    assert key(low, "ArrowDown").delta == 0.01 and key(low, "ArrowLeft").stretch == 1
+    low = nudge.State(delta=0.01, stretch=1 / 32)
+    assert key(low, "ArrowDown").delta == 0.01 and key(low, "ArrowLeft").stretch == 1 / 32
     high = nudge.State(delta=1.0, stretch=16.0)
     assert key(high, "ArrowUp").delta == 1 and key(high, "ArrowRight", shift=True).stretch == 16
     s = nudge.State(delta=0.01)
     for _ in range(7):
         s = key(s, "ArrowUp")
     assert s.delta == 0.36
+
+
+def test_below_one_the_weights_start_nearly_even_and_the_nudge_moves_them_less_than_at_one():
+    for stretch, factor in ((0.125, 8), (1 / 32, 30)):
+        shrunk = nudge.State(stretch=stretch)
+        largest, change = numpy_readouts(shrunk.scores, stretch, shrunk.delta, shrunk.target)
+        _, at_one = numpy_readouts(shrunk.scores, 1.0, shrunk.delta, shrunk.target)
+        assert nudge.weight_change(shrunk) == pytest.approx(change, rel=1e-9)
+        assert abs(largest - 1 / len(shrunk.scores)) < 0.05 and change * factor < at_one
 
 
 def test_a_key_on_a_handle_makes_its_score_the_target():
@@ -97,7 +121,7 @@ def test_dragging_a_handle_nudges_that_score_to_the_drop():
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"stretch": "0.5"}, "stretch must be a number from 1 to 16"),
+    ({"stretch": "0.01"}, "stretch must be a number from 0.03125 to 16"),
     ({"delta": "0"}, "delta must be a number from 0.01 to 1"),
     ({"target": "6"}, "target must be a whole number from 1 to 5"),
     ({"scores": "1,2", "target": "3"}, "target must be a whole number from 1 to 2"),
