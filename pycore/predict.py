@@ -80,6 +80,17 @@ def stretched_nudge(state: Any) -> tuple[str, str]:
                    f"{sig(now, 2)} in total, against {sig(gentle, 2)} at stretch 1.")
 
 
+def shrunk_nudge(state: Any) -> tuple[str, str]:
+    """More, same or less total weight change than the same nudge at stretch 1, for a stretch below 1 (÷d_k)."""
+    now, gentle = nudge.weight_change(state), nudge.weight_change(replace(state, stretch=1.0))
+    right = {"wider": "more", "same": "same", "narrower": "less"}[compare(now, gentle)]
+    n = len(state.scores)
+    return right, (f"Shrunk to {sig(state.stretch, 3)}, the scores are nearly equal: the largest weight is only "
+                   f"{sig(max(nudge.weights(state)[0]), 2)}, near an even 1/{n} = {sig(1 / n, 2)}, and the nudge "
+                   f"is shrunk with them, so the weights move {sig(now, 2)} in total, against {sig(gentle, 2)} at "
+                   "stretch 1.")
+
+
 def divide_by_dk(state: Any) -> tuple[str, str]:
     """Wider, same or narrower than the same scores divided by √d_k."""
     now, root = spread(state), spread(replace(state, divisor="sqrt"))
@@ -93,6 +104,7 @@ PROMPTS: dict[str, Prompt] = {
     "longer-row": Prompt("score-histogram", ("wider", "same", "narrower"), longer_row),
     "stack-height": Prompt("variance-tower", ("one", "root", "dk"), stack_height),
     "stretched-nudge": Prompt("nudge", ("more", "same", "less"), stretched_nudge),
+    "shrunk-nudge": Prompt("nudge", ("more", "same", "less"), shrunk_nudge),
     "divide-by-dk": Prompt("score-histogram", ("wider", "same", "narrower"), divide_by_dk),
 }
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-SAMPLING = ("sampling", "pool", "rows", "long_rows", "softmax", "stats", "train")
+SAMPLING = ("sampling", "pool", "rows", "long_rows", "operating", "softmax", "stats", "train")
 """Modules whose results must agree bit for bit."""
 CURVES = ("density",)
 """Modules allowed the C library's transcendental functions."""

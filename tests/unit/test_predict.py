@@ -41,7 +41,7 @@ PROMPTS = page_prompts()
 
 
 def test_steps_2_to_6_each_ask_one_question_just_before_its_figure():
-    assert [page for page, _, _ in PROMPTS] == list(PAGES)
+    assert sorted({page for page, _, _ in PROMPTS}) == sorted(PAGES)
     assert sorted(m.prompt for _, m, _ in PROMPTS) == sorted(predict.PROMPTS)
     for page, marker, _ in PROMPTS:
         after = PAGES[page].split(f"id: {marker.prompt}\n", 1)[1]
@@ -64,7 +64,7 @@ def expected_right(prompt, state):
         total = number(r, "total")
         return min({"one": 1, "root": math.sqrt(state.dk), "dk": state.dk}.items(),
                    key=lambda kv: abs(math.log(total / kv[1])))[0]
-    if prompt == "stretched-nudge":
+    if prompt in ("stretched-nudge", "shrunk-nudge"):
         gentle = nudge.readouts(nudge.State(**{**figures.state_json(state), "scores": state.scores, "stretch": 1.0}))
         ratio = number(r, "weight-change") / number(gentle, "weight-change")
         return "more" if ratio > 1.25 else "less" if ratio < 0.8 else "same"
@@ -89,7 +89,7 @@ def test_every_choice_gets_the_outcome_the_figure_shows(page, marker, start):
 
 @pytest.mark.parametrize(("prompt", "right"), [("right-angle", "zero"), ("longer-row", "wider"),
                                                ("stack-height", "dk"), ("stretched-nudge", "less"),
-                                               ("divide-by-dk", "narrower")])
+                                               ("divide-by-dk", "narrower"), ("shrunk-nudge", "less")])
 def test_the_pages_prompts_have_the_answers_the_article_teaches(prompt, right):
     _, marker, start = next(p for p in PROMPTS if p[1].prompt == prompt)
     assert predict.judge(prompt, predict.shown_state(prompt, start, marker.show))["right"] == right
@@ -100,6 +100,7 @@ def test_judges_follow_the_state_not_the_page():
     assert predict.judge("right-angle", angle.parse({"q": "1,0", "k": "1,1"}))["right"] == "positive"
     assert predict.judge("right-angle", angle.parse({"q": "1,0", "k": "-1,1"}))["right"] == "negative"
     assert predict.judge("stretched-nudge", nudge.State(stretch=1.0))["right"] == "same"
+    assert predict.judge("shrunk-nudge", nudge.State(stretch=1.0))["right"] == "same"
     assert predict.judge("divide-by-dk", score_histogram.parse({"dk": "1", "divisor": "dk"}))["right"] == "same"
     assert predict.judge("stack-height", figures.get("variance-tower").parse({"dk": "1"}))["right"] == "one"
 
@@ -137,7 +138,7 @@ def test_the_marker_renders_disabled_buttons_that_read_sensibly_without_python()
     (BODY, {}, "no figure 'fig-nudge' on this page"),
     (BODY, {"fig-nudge": ("dot-product", {})}, "answered by a 'nudge' figure"),
     (BODY.replace("choice same: Same\n", "choice maybe: Maybe\n"), PLACED, "its choices are more, same, less"),
-    (BODY.replace("stretch=12", "stretch=99"), PLACED, "stretch must be a number from 1 to 16"),
+    (BODY.replace("stretch=12", "stretch=99"), PLACED, "stretch must be a number from 0.03125 to 16"),
     (BODY.replace("show: stretch=12\n", ""), PLACED, "no 'show:' line"),
     (BODY.replace("choice same: Same\nchoice less: Less\n", ""), PLACED, "two to four"),
     (BODY + "answer: less\n", PLACED, "'answer' is unknown"),

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pycore import figures, rows
+from pycore import figures, operating, rows
 from pycore.figures import _snippet, correlated, length, saturation, summary_pipeline
 from pycore.svg import fmt, sig
 
@@ -41,6 +41,8 @@ EXTRA = {
     "variance-tower": {"dk": "64", "n": "1000", "seed": "7"},
     "softmax-spike": {"scores": "2,-1,0.5", "stretch": "40"},
     "nudge": {"scores": "2,-1,0.5", "stretch": "16", "delta": "0.01", "target": "2"},
+    "values": {"scores": "3,-3", "values": "-3,3", "stretch": "0.03125"},
+    "operating-point": {"dk": "3", "n": "2", "rows": "100", "seed": "3"},
     "variance-rule": {"points": "3,-3,3", "c": "8"},
     "saturation": {"dk": "512", "n": "32", "divisor": "none", "rows": "300", "seed": "4"},
     "corner-dk1": {"n": "10000", "seed": "3"},
@@ -129,6 +131,13 @@ class Form:
         assert got in self.words or self.low <= float(got) <= self.high, (got, core)
 
 
+def _operating(state: Any, kind: str, divisor: str) -> tuple[float, ...]:
+    """The core's per-row numbers of the operating-point figure at the state's d_k."""
+    o = operating.operating(state.seed, state.n, (state.dk,))
+    o.ensure(state.rows)
+    return tuple((o.max_weight if kind == "max-weight" else o.moved)[divisor, state.dk][:state.rows])
+
+
 def _c(state: Any) -> float:
     return rows.divisor_value(state.dk, state.divisor)
 
@@ -170,7 +179,10 @@ SAMPLED: dict[str, dict[str, Close | Share | Median]] = {
                "entropy-ratio": Median(lambda s: length.result(s)[1], lambda s: s.rows),
                "saturated": Share(lambda s: s.rows)},
     "train": {**{f"loss-{d}": Form(0.0, math.inf, ("diverged",)) for d in rows.DIVISORS},
-              **{f"saturated-{d}": Form(0.0, 1.0) for d in rows.DIVISORS}},
+              **{f"{k}-{d}": Form(0.0, 1.0) for k in ("saturated", "stuck") for d in rows.DIVISORS},
+              **{f"grad-{d}": Form(0.0, math.inf) for d in rows.DIVISORS}},
+    "operating-point": {f"{k}-{d}": Median(lambda s, k=k, d=d: _operating(s, k, d), lambda s: s.rows)
+                        for k in ("max-weight", "moved") for d in rows.DIVISORS},
 }
 """The readouts each sampled figure draws, and how close to the core's they must be; all others are exact."""
 
@@ -184,6 +196,7 @@ EXPECTED: dict[str, Callable[[Any], dict[str, float]]] = {
                              "std-score": math.sqrt(s.dk * (1 + s.rho * s.rho)) / _c(s)},
     "train": lambda s: {},
     "length": lambda s: {},
+    "operating-point": lambda s: {},
 }
 """The closed form each sampled figure's ``expected`` lines must print (none for saturation's medians and share)."""
 
