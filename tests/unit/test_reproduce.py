@@ -190,20 +190,39 @@ def test_every_verdict_obeys_the_three_standard_error_rule_it_states(t):
 
 def test_the_first_dk_below_a_tenth_is_below_it_by_more_than_three_standard_errors(t):
     v = reproduce.claim_query_gradient_vanishes(t)
-    found = re.search(r"first below a tenth by more than 3 SE at dₖ = (\d+): .* \(([+-]\d+\.\d) SE\)", v.evidence)
-    if found:
-        dk, zed = int(found.group(1)), float(found.group(2))
-        raw, scaled = reproduce.at(t, 16, "none", dk).grad, reproduce.at(t, 16, "sqrt", dk).grad
-        assert zed < -reproduce.TOL
-        assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) < -reproduce.TOL
-        assert f"a tenth of ÷√dₖ's {reproduce.show(scaled)}" in v.evidence
-    else:
-        for dk in reproduce.DKS:
-            raw, scaled = reproduce.at(t, 16, "none", dk).grad, reproduce.at(t, 16, "sqrt", dk).grad
-            assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) >= -reproduce.TOL
-        assert "at no dₖ up to 512" in v.evidence
+    found = re.search(r"first below a tenth by more than 3 SE at dₖ = (\d+): .* \(([+-]\d+\.\d) SE, ([\d,]+) rows\)",
+                      v.evidence)
+    assert found, "with more rows where the table's cannot decide, the unscaled gradient is resolved below a tenth"
+    dk, zed, rows = int(found.group(1)), float(found.group(2)), int(found.group(3).replace(",", ""))
+    cells = {"none": reproduce.at(t, 16, "none", dk), "sqrt": reproduce.at(t, 16, "sqrt", dk)}
+    if rows != t.rows:
+        assert rows // t.rows in reproduce.RESOLVE
+        cells = reproduce.redrawn(16, dk, rows)
+        assert cells["none"].grad.se < reproduce.at(t, 16, "none", dk).grad.se
+    raw, scaled = cells["none"].grad, cells["sqrt"].grad
+    assert zed < -reproduce.TOL
+    assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) == pytest.approx(zed, abs=0.051)
+    assert f"a tenth of ÷√dₖ's {reproduce.show(scaled)}" in v.evidence
+    for before in (d for d in reproduce.DKS if d < dk):
+        raw, scaled = reproduce.at(t, 16, "none", before).grad, reproduce.at(t, 16, "sqrt", before).grad
+        gap = (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10)
+        assert gap > -reproduce.TOL and (gap >= reproduce.TOL or f"dₖ = {before} (" in v.evidence
+                                          or f", {before} (" in v.evidence), before
     raw, scaled = reproduce.at(t, 16, "none", 64).grad, reproduce.at(t, 16, "sqrt", 64).grad
     assert v.margin == pytest.approx(-(raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) - 3)
+
+
+def test_a_cell_the_rows_cannot_decide_is_drawn_again_with_more_rows_and_named_if_still_undecided(t):
+    few = reproduce.table(reproduce.SEED, 60)
+    v = reproduce.claim_query_gradient_vanishes(few)
+    found = re.search(r"not resolved at this number of rows at dₖ = (\d+) \(([+-]\d+\.\d) SE at ([\d,]+) rows\)",
+                      v.evidence)
+    assert found, v.evidence
+    dk, zed, rows = int(found.group(1)), float(found.group(2)), int(found.group(3).replace(",", ""))
+    assert rows == 60 * reproduce.RESOLVE[-1] and abs(zed) < reproduce.TOL
+    again = reproduce.redrawn(16, dk, rows)
+    raw, scaled = again["none"].grad, again["sqrt"].grad
+    assert (raw.value - scaled.value / 10) / math.hypot(raw.se, scaled.se / 10) == pytest.approx(zed, abs=0.051)
 
 
 def test_the_saturated_shares_step_5_quotes_come_from_this_run(t):
