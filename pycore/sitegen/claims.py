@@ -57,6 +57,8 @@ def registry() -> dict[str, Callable[[], str]]:
             for when in ("first", "last"):
                 out[f"train-grid.stuck.{when}.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d, when=when: train_grid.percent(
                     float(np.median(getattr(train_grid.grid().at(o, dk, d), "stuck_first" if when == "first" else "stuck"))))
+    out["reproduce.rows"] = lambda: f"{reproduce.ROWS:,}"
+    out["reproduce.saturated.none.64.z-figure"] = lambda: fmt(abs(_figure_z(64)), 1)
     out["train-grid.seeds"] = lambda: str(len(train_grid.grid().seeds))
     out["train.loss.even"] = lambda: fmt(train_grid.even_loss(), 3)
     out["train.loss.wrong-spike"] = lambda: fmt(train_grid.wrong_spike_loss(), 3)
@@ -68,6 +70,15 @@ def registry() -> dict[str, Callable[[], str]]:
     out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(
         float(summary_pipeline.readouts(summary_pipeline.State(scaling="off"))["saturated"]))
     return out
+
+
+def _figure_z(dk: int) -> float:
+    """How many standard errors of their difference the saturation figure's unscaled share at d_k (its 500
+    rows) lies from the Reproduce run's (each share's binomial standard error)."""
+    figure = float(saturation.readouts(saturation.State(dk=dk))["saturated"])
+    run = reproduce.saturated_shares(dks=(dk,))[dk]
+    rows = saturation.State().rows
+    return reproduce.z(reproduce.Estimate(figure, (figure * (1 - figure) / rows) ** 0.5), run)
 
 
 def _figure_share(module, state, readout: str) -> str:

@@ -403,3 +403,43 @@ def test_bert_truncated_initialization_variance():
     factor = 1 - 4 * phi / math.erf(2 / math.sqrt(2))
     x = np.random.default_rng(7).standard_normal(2_000_000)
     assert round(factor, 2) == 0.77 and abs(np.var(x[np.abs(x) < 2]) - factor) < 0.003
+
+
+def test_overview_scopes_the_same_at_every_dk_by_the_rows_length():
+    """For rows of 16 keys the scaled medians agree from d_k = 16 on, for rows of 128 only from 32 (Reproduce's table)."""
+    from pycore.experiments import reproduce
+
+    text = page("index.md")
+    assert "for rows of 16 keys from about \\(d_k = 16\\) on, for rows of 128 from about 32" in text
+    t = reproduce.table()
+
+    def agree(n, a, b):
+        x, y = reproduce.at(t, n, "sqrt", a).top, reproduce.at(t, n, "sqrt", b).top
+        return abs(reproduce.z(x, y)) <= reproduce.TOL
+
+    assert all(agree(16, a, b) for a in (16, 32, 64, 256) for b in (64, 512))
+    assert all(agree(128, a, b) for a in (32, 64, 256) for b in (64, 512))
+    assert not agree(128, 16, 64) and not agree(16, 1, 64)
+    assert "That is all it is measured to do." in text and "[What it assumes](assumptions.md)" in text
+
+
+def test_the_figure_and_the_reproduce_share_at_64_differ_by_sampling_error_as_step_5_says():
+    from pycore.experiments import reproduce
+
+    text = page("step-5.md")
+    assert "from <span data-claim=\"reproduce.rows\"></span> rows of their own, not the figure's 500" in text
+    figure = float(saturation.readouts(saturation.State())["saturated"])
+    run = reproduce.saturated_shares(dks=(64,))[64]
+    z = abs(figure - run.value) / math.hypot(math.sqrt(figure * (1 - figure) / 500), run.se)
+    assert float(claims.value("reproduce.saturated.none.64.z-figure")) == pytest.approx(z, abs=0.05) and z < 3
+
+
+def test_train_explains_its_one_run_beside_the_grids_twenty():
+    from pycore import train
+    from pycore.experiments import model, train_grid
+
+    text = page("train.md")
+    assert "the table is 20 runs of numpy's own draws, each read over its last 20 steps" in text
+    assert len(model.SEEDS) == 20 and model.TAIL == 20 and train.BATCH == 8
+    assert "one run, the core's seed 1, read at its last batch of 8 rows" in text
+    assert train_grid.grid().seeds == model.SEEDS
