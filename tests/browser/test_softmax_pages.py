@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pycore.figures import nudge
 from tests.browser.conftest import drag, expected, shows
 
 
@@ -43,10 +44,16 @@ def test_softmax_spike_every_control(watched):
 
 def test_nudge_every_control_and_key(watched):
     page = watched.open("/step-5/")
-    fig, fid = "[data-figure='nudge']", "nudge"
+    fig, fid = "#fig-nudge", "nudge"
+    stops = nudge.STRETCH_SLIDER.stops
     spike = watched.readouts(fig)
-    state, gentle = act(watched, fig, fid, lambda f: f.locator("input[data-field='stretch']").fill("1"))
+    state, gentle = act(watched, fig, fid, lambda f: f.locator("button[data-set='stretch'][data-value='1']").click())
     assert state["stretch"] == 1 and float(gentle["weight-change"]) > 30 * float(spike["weight-change"])
+    slider = f"{fig} input[data-field='stretch']"
+    eighth = str(stops.index(0.125))
+    state, shrunk = act(watched, fig, fid, lambda f: f.locator("input[data-field='stretch']").fill(eighth))
+    assert state["stretch"] == 0.125 and page.locator(slider).get_attribute("aria-valuetext") == "0.125"
+    assert float(shrunk["weight-change"]) * 8 < float(gentle["weight-change"])
     state, _ = act(watched, fig, fid, lambda f: f.locator("input[data-field='delta']").fill("0.2"))
     assert state["delta"] == 0.2
     before = watched.state(fig)
@@ -58,7 +65,7 @@ def test_nudge_every_control_and_key(watched):
     page.locator(f"{fig} [data-handle='t0']").focus()
     page.keyboard.press("ArrowRight")
     state, _ = check(watched, fig, fid, before)
-    assert state["stretch"] == before["stretch"] + 0.5 and state["delta"] == before["delta"]
+    assert state["stretch"] == stops[stops.index(before["stretch"]) + 1] and state["delta"] == before["delta"]
     before = state
     drag(page, fig, "t1", 0, -30)
     state, _ = check(watched, fig, fid, before)

@@ -26,10 +26,13 @@ def test_reset_run_then_run_trains_live_and_ends_on_the_built_numbers(watched):
     page.locator(f"{FIG} button[data-event='reset']").click()
     page.wait_for_function("(s) => JSON.parse(document.querySelector(s).dataset.state).step === 0", arg=FIG)
     assert watched.readouts(FIG)["step"] == "0"
+    caption = page.locator(f"{FIG} [data-caption]")
+    assert caption.text_content().endswith("step 0 of 200.") and "(÷√dₖ's own best at dₖ = 64)" in caption.text_content()
     page.locator(f"{FIG} button[data-event='run']").click()
     page.locator(f"{FIG} [data-status]").filter(has_text="training: step").wait_for(timeout=10_000)
     watched.settle(FIG)
     assert watched.state(FIG)["step"] == train.STEPS and watched.readouts(FIG) == built
+    assert caption.text_content().endswith("step 200 of 200.")
     assert watched.errors == []
 
 
