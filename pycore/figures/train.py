@@ -120,7 +120,7 @@ def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
     lo, hi = _log10(LOSS_TICKS[0]), _log10(LOSS_TICKS[-1])
     ax = _chart.axes(0.0, float(train.STEPS), lo, hi, left=52, right=588, top=62, bottom=250)
     yt = [(_log10(v), fmt(v, 2)) for v in LOSS_TICKS]
-    parts = _chart.frame(ax, f"Training loss, dₖ = {state.dk}, {state.optimizer.upper()} at lr {fmt(lr(state), 4)}",
+    parts = _chart.frame(ax, f"Training loss, dₖ = {state.dk}, {state.optimizer.upper()}, learning rate {fmt(lr(state), 4)}",
                          _steps_axis(), yt, f"step (one fresh batch each; the lines average the last {WINDOW} batches)")
     width = (ax.x.r1 - ax.x.r0) * state.step / train.STEPS
     parts += [marks.rect(ax.x.r0, 28, ax.x.r1 - ax.x.r0, 8, "sq-progress"),

@@ -219,7 +219,7 @@ def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     last = figure.readouts(figure.parse({}))
     assert "so \"gradient to W_Q\" is not small" in text
     assert all(float(r["grad-none"]) > float(r["grad-sqrt"]) for r in (first, last))
-    assert "this layer learns more slowly the wider the heads" in text
+    assert "this layer learns more slowly the larger \\(d_k\\)" in text
     medians = [g.at("sgd", dk, "dk").median for dk in g.dks]
     assert medians == sorted(medians) and train_grid.trend(medians) == "rises"
     assert "its best rate climbs with the width" in text
