@@ -100,7 +100,10 @@ async function refresh() {
   try {
     const answer = await client.call({ op: "review-due", cards: await cardIds(), records: store.readAll(), now: now() });
     if (answer.failed) throw new Error(answer.error);
+    // A record that cannot be read is reported and replaced where the reader sees it: on its card's page, or on
+    // a page with a message line (the review page); elsewhere it waits.
     for (const problem of answer.problems) {
+      if (!cardsOf(problem.card).length && !document.querySelector("[data-review-message]")) continue;
       if (problem.replace) store.remove(problem.card);
       reportOnce(problem.message, problem.card);
     }
