@@ -7,9 +7,12 @@ import json
 import re
 import zipfile
 
+import pytest
+
 from pycore.sitegen import cards
+from tests.build.test_build import _site_copy
 from tests.build.test_offline import written
-from tests.conftest import ROOT, article_pages, shipped_archives
+from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 
 
 def source_cards():
@@ -51,3 +54,19 @@ def test_the_offline_copy_holds_the_scheduler_and_the_review(site_dir):
     members = zipfile.ZipFile(site_dir / core).namelist()
     assert {"fsrs/scheduler.pyc", "fsrs/card.pyc", "pycore/review.pyc"} <= set(members)
     assert {core, "assets/sqrt-dk/review.js"} <= set(written(site_dir)["embed"])
+
+
+@pytest.mark.parametrize("home,page,message", [
+    ("# Home\n", "# Bad\n\n```card\nQ: Why does a saturated softmax stop learning?\nA: Tiny gradients.\n```\n",
+     "bad.md: the card “Why does a saturated softmax stop learning?” has no id. Put a line such as "
+     "'id: bad-saturated-softmax-stop' above its Q: line"),
+    ("# Home\n\n```card\nid: same\nQ: One?\nA: 1.\n```\n", "# Bad\n\n```card\nid: same\nQ: Two?\nA: 2.\n```\n",
+     "the card id 'same' is used twice: index.md (“One?”) and bad.md (“Two?”)"),
+])
+def test_a_card_without_an_id_or_with_another_cards_fails_the_build_naming_it(tmp_path, home, page, message):
+    config = _site_copy(tmp_path, page, home)
+    try:
+        result = build_site(tmp_path / "out", config)
+    finally:
+        config.unlink()
+    assert result.returncode != 0 and message in result.stderr + result.stdout
