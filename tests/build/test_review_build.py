@@ -9,22 +9,13 @@ import zipfile
 
 import pytest
 
-from pycore.sitegen import cards
-from tests.build.test_build import _site_copy
+from tests.build.test_build import _site_copy, _source_cards
 from tests.build.test_offline import written
-from tests.conftest import ROOT, article_pages, build_site, shipped_archives
-
-
-def source_cards():
-    out = []
-    for path in article_pages():
-        src = "index.md" if path == "/" else path.strip("/") + ".md"
-        out += cards.collect((ROOT / "site_src" / src).read_text(encoding="utf-8"), src)
-    return out
+from tests.conftest import build_site, shipped_archives
 
 
 def test_every_card_stands_in_its_page_and_the_list_under_its_id(site_dir):
-    deck = source_cards()
+    deck = _source_cards()
     listed = json.loads((site_dir / "cards.json").read_text(encoding="utf-8"))["cards"]
     assert [c["id"] for c in listed] == [c.id for c in deck] and len({c.id for c in deck}) == len(deck)
     for card in deck:
@@ -37,7 +28,7 @@ def test_every_card_stands_in_its_page_and_the_list_under_its_id(site_dir):
 
 
 def test_each_page_with_cards_has_an_embed_page_of_them(site_dir):
-    deck = source_cards()
+    deck = _source_cards()
     for page in {c.page for c in deck}:
         html = (site_dir / "embed" / "cards" / page.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'data-card="([^"]+)"', html) == [c.id for c in deck if c.page == page]
