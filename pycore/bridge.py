@@ -9,7 +9,12 @@ figure's starting state with ``show`` set, and that state's right choice and why
 ``{"op": "digest", "seed", "count"}`` (proof of identical sampling), ``{"op": "train-losses", "dk",
 "divisor", "optimizer", "lr", "seed", "steps"}`` (a run's raw losses, null where it diverged,
 to prove identical training), and ``{"op": "time-pool", "seed", "n", "dk"}`` and ``{"op":
-"time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). Every answer for a figure
+"time-train", "dk", "optimizer", "seed", "steps"}`` (for the benchmark). The recall cards' review
+(``pycore/review.py``, FSRS): ``{"op": "review-due", "cards", "records", "now"}`` (every card's status and
+the cards due now in FSRS's order), ``{"op": "review-grade", "card", "record", "grade", "now"}`` (the card's
+new record), ``{"op": "review-export", "cards", "records", "now"}`` and ``{"op": "review-import", "cards",
+"records", "text", "now"}`` (the history as a file, and a file merged in), and ``{"op": "review-schedule",
+"card", "reviews"}`` (FSRS's state after each review, to prove identical scheduling). Every answer for a figure
 carries ``state``, ``svg``, ``readouts`` and ``values``, and ``caption`` where the figure has a live
 caption line; a problem adds ``error`` and never raises.
 
@@ -35,7 +40,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import figures, notebook, params, predict, train
+from . import figures, notebook, params, predict, review, train
 from .figures import _common
 from .params import Param, ParamError, from_json
 from .pool import ScorePool
@@ -225,6 +230,30 @@ def train_losses(dk: int, divisor: str, optimizer: str, lr: str, seed: int, step
     return [v if math.isfinite(v) else None for v in run.losses]
 
 
+# --- The recall cards' spaced review (pycore/review.py) -----------------------------------------------
+
+def review_args(request: Mapping[str, Any]) -> tuple[list[str], dict[str, Any], Any]:
+    """The site's card ids, the stored records by card id and the page's "now", each checked."""
+    return (review.card_list(field(request, "cards", list)), review.stored(field(request, "records", dict)),
+            review.moment(request.get("now")))
+
+
+def nullable_text(request: Mapping[str, Any], name: str) -> str | None:
+    """``request[name]``: text, or null (or absent) for nothing stored."""
+    value = request.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ParamError(f"{name} must be text or null, got {kind(value)}")
+    return value
+
+
+def review_history(request: Mapping[str, Any]) -> tuple[review.Review, ...]:
+    """A request's ``reviews``, read as a stored record's are."""
+    try:
+        return review.reviews_of(request.get("reviews"))
+    except review.RecordError as err:
+        raise ParamError(f"reviews cannot be read: {err}") from None
+
+
 # --- Dispatch ---------------------------------------------------------------------------------------
 
 def _render(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -266,6 +295,13 @@ OPS = {
                                                                   "steps"))},
     "time-train": lambda r: {"seconds": time_train(*bench_args(r, "dk", "optimizer", "seed", "steps"))},
     "time-pool": lambda r: {"seconds": time_pool(*bench_args(r, "seed", "n", "dk"))},
+    "review-due": lambda r: review.overview(*review_args(r)),
+    "review-grade": lambda r: review.grade(review.card_id(field(r, "card", str)), nullable_text(r, "record"),
+                                           review.grade_name(r.get("grade")), review.moment(r.get("now"))),
+    "review-export": lambda r: review.export(*review_args(r)),
+    "review-import": lambda r: review.import_file(*review_args(r)[:2], field(r, "text", str), review.moment(r.get("now"))),
+    "review-schedule": lambda r: {"schedule": review.schedule(review.card_id(field(r, "card", str)),
+                                                              review_history(r))},
 }
 """Each op by name: a function from the request (a JSON object) to the answer."""
 

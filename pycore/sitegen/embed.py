@@ -1,5 +1,6 @@
 """One standalone page per registered figure at ``embed/<figure-id>/``, for iframes, and for a site
-with a published address its oEmbed response beside it and ``embed/figures.json`` listing them all."""
+with a published address its oEmbed response beside it and ``embed/figures.json`` listing them all; and one
+page of recall cards per page that has them, ``embed/cards/<step>/`` (``step-4``, ``train``), graded in the frame."""
 
 from __future__ import annotations
 
@@ -34,3 +35,18 @@ def write_pages(site: Path, site_url: str | None, site_name: str, preloads: str)
                                                 encoding="utf-8")
     if site_url:
         (site / oembed.LIST).write_text(oembed.dumps(oembed.figure_list(site_url, site_name)), encoding="utf-8")
+
+
+CARDS = "cards"
+"""The folder under ``embed/`` of the card pages: ``embed/cards/step-4/``."""
+
+
+def write_card_pages(site: Path, rendered: dict[str, list[str]], titles: dict[str, str], preloads: str) -> None:
+    """Write ``embed/cards/<page>/`` for each page's cards, as that page shows them (``rendered``, by source path)."""
+    for src, cards in rendered.items():
+        slug = src.removesuffix(".md")
+        folder = site / "embed" / CARDS / slug
+        folder.mkdir(parents=True, exist_ok=True)
+        html = ENV.get_template("embed-cards.html.j2").render(
+            title=titles.get(src, slug), cards=cards, page_url=f"../../../{slug}/", preloads=preloads)
+        (folder / "index.html").write_text(html, encoding="utf-8")

@@ -227,6 +227,7 @@ def main_prose(html: str) -> list[str]:
     body = without_asides(html)
     body = re.sub(r'<figure class="sq-figure".*?</figure>', " ", body, flags=re.S)
     body = re.sub(r'<details class="question sq-card".*?</details>', " ", body, flags=re.S)
+    body = re.sub(r'<div class="sq-review".*?</div>', " ", body, flags=re.S)
     body = re.sub(r'<nav class="sq-steps".*?</nav>', " ", body, flags=re.S)
     body = re.sub(r"<(div|section)[^>]*data-predict[^>]*>.*?</\1>", " ", body, flags=re.S)
     blocks = re.findall(r"<(p|li|h[1-6])\b[^>]*>(.*?)</\1>", body, flags=re.S)

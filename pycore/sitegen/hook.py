@@ -38,6 +38,10 @@ _deck: list[cards.Card] = []
 _titles: dict[str, str] = {}
 _glossary: list[glossary.Glossary] = []
 DECK = "cards.tsv"
+CARD_LIST = "cards.json"
+"""Every card's id, page and question, which the page's review script reads (review.js)."""
+_card_html: dict[str, list[str]] = {}
+"""Each page's cards as the page shows them, typeset, for the embed pages of cards."""
 GLOSSARY = "glossary.yml"
 """The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
 
@@ -107,7 +111,12 @@ def on_files(files, config):
             _deck.extend(cards.collect(Path(file.abs_src_path).read_text(encoding="utf-8"), src))
         except cards.CardError as err:
             raise PluginError(str(err)) from None
+    try:
+        cards.check_unique(_deck)
+    except cards.CardError as err:
+        raise PluginError(str(err)) from None
     files.append(File.generated(config, DECK, content=cards.anki(_deck)))
+    files.append(File.generated(config, CARD_LIST, content=cards.listing(_deck)))
     site = config["site_url"] or ""
     files.append(File.generated(config, notebooks.REPRODUCE,
                                 content=notebooks.text(notebooks.reproduce_notebook(f"{site}reproduce/"))))
@@ -119,6 +128,11 @@ def on_files(files, config):
 def _all_cards(root: str) -> str:
     """Every recall card of the article, grouped under its page."""
     return cards.review(_deck, _titles)
+
+
+def _review_session(root: str) -> str:
+    """The review page's session: the count of due cards, the session itself, export, import and clearing."""
+    return ENV.get_template("review-session.html.j2").render(root=root).strip() + "\n"
 
 
 def _reproduction(root: str) -> str:
@@ -157,7 +171,7 @@ def _machine_readable(root: str) -> str:
 
 PARTS = {"all-cards": _all_cards, "figure-reference": _figure_reference, "glossary": _glossary_table,
          "lr-sweep": _lr_sweep, "machine-readable": _machine_readable, "reproduction-table": _reproduction,
-         "train-grid": _train_grid}
+         "review-session": _review_session, "train-grid": _train_grid}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 
@@ -251,9 +265,12 @@ def on_page_content(html, page, config, files):
         raise PluginError(f"{src}: " + "\n  ".join(problems))
     html = _focusable_code(_focusable_terms(html))
     try:
-        return math.typeset(html)
+        html = math.typeset(html)
     except math.MathError as err:
         raise PluginError(f"{page.file.src_uri}: {err}") from None
+    if src != "review.md":
+        _card_html[src] = cards.rendered(html)
+    return html
 
 
 def _focusable_code(html: str) -> str:
@@ -282,8 +299,8 @@ def _focusable_terms(html: str) -> str:
 
 
 def on_post_page(output, page, config):
-    """A page with a figure starts downloading Python's files while it is still parsing."""
-    if "data-figure=" not in output:
+    """A page with a figure or a recall card starts downloading Python's files while it is still parsing."""
+    if "data-figure=" not in output and "data-card=" not in output:
         return output
     return output.replace("</head>", _runtime[0].preload_links(_site_root(page.url)) + "</head>", 1)
 
@@ -303,6 +320,8 @@ def on_post_build(config):
     site = Path(config["site_dir"])
     pack.write_runtime(site, _runtime[0])
     embed.write_pages(site, _site_url[0], config["site_name"], _runtime[0].preload_links("../../"))
+    embed.write_card_pages(site, {src: html for src, html in _card_html.items() if html}, _titles,
+                           _runtime[0].preload_links("../../../"))
     if _site_url[0] is None:
         log.info(UNPUBLISHED)
     if not _serving:

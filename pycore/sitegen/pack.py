@@ -4,6 +4,7 @@ that names them, Pyodide's own files, KaTeX's stylesheet, and the preload hints 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import json
 import shutil
@@ -22,9 +23,34 @@ STDLIB = SOURCES["pyodide"] / "python_stdlib.zip"
 """Pyodide's stock standard library, which the site ships trimmed (see ``stdlib``)."""
 
 
+PACKAGES = {"fsrs": ("optimizer.py",)}
+"""The pure-Python packages from PyPI the browser runs beside the core (pinned in pyproject.toml), shipped in
+the core's archive, each with the files it leaves out: fsrs's parameter optimizer needs torch, and the
+site runs its scheduler with the default parameters."""
+
+
+def package_root(name: str) -> Path:
+    """The folder a package in ``PACKAGES`` is installed in (it must import without running anything)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"the package {name} is not installed: run 'make deps'")
+    return Path(spec.origin).parent
+
+
+def archive_name(path: Path) -> str:
+    """Where a runtime file goes in the archive, as Python imports it: ``pycore/bridge.py``, ``fsrs/card.py``."""
+    root = ROOT if path.is_relative_to(CORE) else next(
+        package_root(name).parent for name in PACKAGES if path.is_relative_to(package_root(name)))
+    return path.relative_to(root).as_posix()
+
+
 def runtime_files() -> list[Path]:
-    """Every module the browser needs: pycore without this site-generation glue and the numpy experiments."""
-    return sorted(p for p in CORE.rglob("*.py") if not any(p.is_relative_to(d) for d in BUILD_ONLY))
+    """Every module the browser needs, in archive order: pycore without this site-generation glue and the numpy
+    experiments, and the packages of ``PACKAGES``."""
+    core = [p for p in CORE.rglob("*.py") if not any(p.is_relative_to(d) for d in BUILD_ONLY)]
+    packaged = [p for name, left_out in PACKAGES.items() for p in package_root(name).rglob("*.py")
+                if p.name not in left_out]
+    return sorted(core + packaged, key=archive_name)
 
 
 def core_archive() -> tuple[str, bytes]:
@@ -33,7 +59,7 @@ def core_archive() -> tuple[str, bytes]:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in runtime_files():
-            info = zipfile.ZipInfo(str(path.relative_to(ROOT)), date_time=(2020, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(archive_name(path), date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, path.read_bytes())
     data = buf.getvalue()

@@ -4,7 +4,8 @@ core, both precompiled by the Pyodide the site ships.
 Pyodide's stock ``python_stdlib.zip`` is 2.5 MB of source and hardly compresses; the figures need
 a fifth of it. At build time Node starts that Pyodide, loads the core the way the browser does,
 imports every module that any runtime file names, drives every figure through ``pycore.bridge``
-(render, continue, update, buttons, snippet, notebook, bad input) and notes which modules came from the
+(render, continue, update, buttons, snippet, notebook, bad input) and the recall cards' FSRS review (``fsrs``
+ships in the core's archive) and notes which modules came from the
 zip. Those, and only those, are compiled by that same interpreter (``-OO``: no docstrings or
 asserts; no line tables, so a traceback names functions but not lines) and zipped, and so is
 the core: Python then compiles nothing at start, over a second sooner here, from archives about
@@ -22,7 +23,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .pack import STDLIB, core_archive, runtime_files
+from .pack import PACKAGES, STDLIB, archive_name, core_archive, runtime_files
 from .paths import CACHE, NODE_MODULES
 
 ZIP_ROOT = "/lib/python314.zip/"
@@ -64,6 +65,23 @@ ask({"op": "digest", "seed": 1, "count": 10})
 ask({"op": "train-losses", "dk": 8, "divisor": "sqrt", "optimizer": "adam", "lr": 0.01, "seed": 1, "steps": 2})
 ask({"op": "time-pool", "seed": 1, "n": 50, "dk": 4})
 ask({"op": "time-train", "dk": 8, "optimizer": "sgd", "seed": 1, "steps": 2})
+# The recall cards' review: every grade, a history long enough to reach FSRS's review state and its fuzz,
+# a relapse, an export and its import, and bad input.
+cards = ["a-card", "another-card"]
+records = {}
+for i, grade in enumerate(["good", "good", "easy", "again", "hard", "good"]):
+    now = f"2026-{1 + i:02d}-0{1 + i}T09:30:00.000Z"
+    records["a-card"] = ask({"op": "review-grade", "card": "a-card", "record": records.get("a-card"), "grade": grade,
+                             "now": now})["record"]
+ask({"op": "review-grade", "card": "another-card", "record": "{", "grade": "good", "now": now})
+ask({"op": "review-due", "cards": cards, "records": {**records, "another-card": "[]"}, "now": now})
+exported = ask({"op": "review-export", "cards": cards, "records": records, "now": now})["text"]
+ask({"op": "review-import", "cards": cards, "records": {}, "text": exported, "now": now})
+ask({"op": "review-import", "cards": cards[:1], "records": records, "text": exported.replace('"version": 1', '"version": 2'),
+     "now": now})
+ask({"op": "review-import", "cards": cards, "records": records, "text": "{", "now": now})
+ask({"op": "review-schedule", "card": "a-card", "reviews": [{"grade": "easy", "at": now}]})
+ask({"op": "review-due", "cards": cards, "records": records, "now": "2026-13-01T00:00:00Z"})
 ask({"op": "no-such-op"})
 ask("not json")
 json.dumps(sorted({m.__spec__.origin.removeprefix(ROOT) for m in list(sys.modules.values())
@@ -94,9 +112,8 @@ stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
 members = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
 archive("/tmp/stdlib.zip", [(n, lean(compile(stock.read(n), ROOT + n, "exec", dont_inherit=True, optimize=2)))
                             for n in members])
-core = sorted(str(p) for p in pathlib.Path("pycore").rglob("*.py"))
 archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2)))
-                          for n in core])
+                          for n in CORE_FILES])  # set by the Python side: the archive's files, in its order
 """
 
 NODE = r"""
@@ -134,7 +151,7 @@ def named_modules() -> list[str]:
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 names.add(node.module)
-    return sorted(n for n in names if n.split(".")[0] != "pycore")
+    return sorted(n for n in names if n.split(".")[0] not in {"pycore", *PACKAGES})
 
 
 def run(core_path: Path, stdlib_path: Path, compiled_core_path: Path | None) -> list[str]:
@@ -146,7 +163,8 @@ def run(core_path: Path, stdlib_path: Path, compiled_core_path: Path | None) -> 
     drive = f"NAMED = {named_modules()!r}\nROOT = {ZIP_ROOT!r}\n{DRIVE}"
     args = [str(NODE_MODULES / "pyodide"), str(core_path), drive]
     if compiled_core_path:
-        args += [f"ROOT = {ZIP_ROOT!r}\n{COMPILE}", str(stdlib_path), str(compiled_core_path)]
+        files = [archive_name(p) for p in runtime_files()]
+        args += [f"ROOT = {ZIP_ROOT!r}\nCORE_FILES = {files!r}\n{COMPILE}", str(stdlib_path), str(compiled_core_path)]
     else:
         args += ["", str(stdlib_path)]
     result = subprocess.run(["node", "--input-type=module", "-e", NODE, *args], capture_output=True, text=True,

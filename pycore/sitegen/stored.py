@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from .pack import runtime_files
-from .paths import CACHE, CORE
+from .pack import archive_name, runtime_files
+from .paths import CACHE
 
 T = TypeVar("T")
 
@@ -48,4 +48,4 @@ def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
 def core_sources() -> bytes:
     """Every file the browser runs (``pack.runtime_files``), named and read once per process: the part of a
     view's key that changes whenever the code that draws it does."""
-    return b"".join(f.relative_to(CORE.parent).as_posix().encode() + b"\0" + f.read_bytes() for f in runtime_files())
+    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files())

@@ -9,9 +9,13 @@ import pytest
 
 from pycore import figures
 from tests.browser.conftest import AXE, READY_MS, SERIOUS, every_figure_ready
-from tests.conftest import article_pages
+from tests.conftest import ROOT, article_pages
 
 PAGES = article_pages()
+CARD_EMBEDS = [f"/embed/cards/{page.stem}/" for page in sorted((ROOT / "site_src").glob("*.md"))
+               if "```card" in page.read_text(encoding="utf-8")]
+"""The embed page of each page's recall cards."""
+CARDS_READY = "() => [...document.querySelectorAll('[data-card]')].every((c) => c.dataset.ready === 'true')"
 
 
 OPEN_ALL = """() => { document.querySelectorAll('details').forEach(d => { d.open = true; });
@@ -34,10 +38,11 @@ def test_axe_finds_nothing_serious_on_any_page_in_either_palette(watched):
         page.reload()
         assert page.evaluate("() => document.body.dataset.mdColorScheme") == name, scheme
     found = {}
-    for path in PAGES + [f"/embed/{f}/" for f in figures.FIGURES]:
+    for path in PAGES + [f"/embed/{f}/" for f in figures.FIGURES] + CARD_EMBEDS:
         watched.open(path, ready=None)
         page.wait_for_load_state()
         every_figure_ready(page)  # the controls and menus as a reader operates them, enabled
+        page.wait_for_function(CARDS_READY, timeout=READY_MS)  # and the cards' grading controls, shown
         # Going deeper asides, cards, "More settings" and every actions menu open, so that what they hold
         # is checked too.
         page.evaluate(OPEN_ALL)

@@ -16,7 +16,7 @@ import pytest
 from pycore import figures
 from pycore.experiments import lr_sweep, reproduce, train_grid
 from pycore.params import from_json
-from pycore.sitegen.pack import runtime_files
+from pycore.sitegen.pack import archive_name, runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
@@ -85,7 +85,7 @@ def test_the_standard_library_is_trimmed_and_compiled(site_dir):
 
 def test_the_core_is_shipped_compiled_module_for_module(site_dir):
     members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / shipped_archives(site_dir)["CORE"]).namelist()
-    assert members == [str(p.relative_to(ROOT)) + "c" for p in runtime_files()]
+    assert members == [archive_name(p) + "c" for p in runtime_files()]
 
 
 def test_figure_pages_preload_python_and_other_pages_do_not(site_dir):
@@ -194,7 +194,7 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
-            "lr-sweep, machine-readable, reproduction-table, train-grid") in output
+            "lr-sweep, machine-readable, reproduction-table, review-session, train-grid") in output
 
 
 def test_an_unknown_claim_fails_the_build_naming_the_page_and_the_nearest_names(tmp_path):

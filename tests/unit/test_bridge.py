@@ -90,7 +90,8 @@ def test_every_bar_drag_and_the_swing_name_the_field_they_lack():
     ('{"op": "render", "figure": "query-key", "slice_ms": "soon"}',
      "slice_ms must be a number from 0 to 10000, got 'soon'"),
     ('{"op": ["render"]}', "unknown op '['render']'; known ops: render, update, continue, snippet, notebook, "
-                           "predict, digest, train-losses, time-train, time-pool"),
+                           "predict, digest, train-losses, time-train, time-pool, review-due, review-grade, review-export, "
+                           "review-import, review-schedule"),
 ])
 def test_a_malformed_request_gets_a_message_naming_what_is_wrong(request_json, message):
     assert json.loads(handle(request_json)) == {"error": message, "failed": True}

@@ -1,17 +1,20 @@
-"""The runtime part of pycore must import with nothing but the standard library."""
+"""The runtime part of pycore must import with nothing but the standard library and the one pure-Python
+package the spaced review names, fsrs, which ships beside it."""
 
 import subprocess
 import sys
 from pathlib import Path
 
-from pycore.sitegen.pack import runtime_files
+from pycore.sitegen.pack import PACKAGES, archive_name, runtime_files
 from pycore.sitegen.paths import ROOT
 
+ALLOWED = {"pycore", "fsrs"}
+"""What the browser may import beyond the standard library: the core and the package issue 31 names."""
 BLOCKER = """
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {"mkdocs", "jinja2", "numpy", "markdown", "yaml", "js", "pyodide"}:
+        if name.split(".")[0] not in sys.stdlib_module_names | ALLOWED:
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
 import importlib
@@ -21,12 +24,20 @@ print("ok")
 """
 
 
-def test_runtime_modules_import_without_third_party_packages():
-    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in runtime_files()]
-    assert "pycore.bridge" in modules and not any(m.startswith(("pycore.sitegen", "pycore.experiments")) for m in modules)
-    code = f"MODULES = {modules!r}\n{BLOCKER}"
+def test_runtime_modules_import_with_the_standard_library_and_fsrs_alone():
+    modules = [archive_name(p).removesuffix(".py").replace("/", ".").removesuffix(".__init__") for p in runtime_files()]
+    assert "pycore.bridge" in modules and "pycore.review" in modules and "fsrs.scheduler" in modules
+    assert not any(m.startswith(("pycore.sitegen", "pycore.experiments")) for m in modules)
+    assert set(PACKAGES) | {"pycore"} == ALLOWED, "exactly the named package ships beside the core"
+    code = f"MODULES = {modules!r}\nALLOWED = {ALLOWED!r}\n{BLOCKER}"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_a_package_beyond_the_allowed_one_is_blocked():
+    code = f"MODULES = ['numpy']\nALLOWED = {ALLOWED!r}\n{BLOCKER}"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert "blocked: numpy" in result.stderr
 
 
 def test_archive_holds_exactly_the_runtime_files():
@@ -37,8 +48,11 @@ def test_archive_holds_exactly_the_runtime_files():
 
     name, data = core_archive()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert names == [str(p.relative_to(ROOT)) for p in runtime_files()]
+    assert names == [archive_name(p) for p in runtime_files()]
     assert name == core_archive()[0], "the archive is not reproducible"
     assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"
     assert not any(Path(n).parts[:2] == ("pycore", "experiments") for n in names), "numpy experiments never ship"
     assert (ROOT / "pycore" / "experiments" / "reproduce.py").is_file(), "the experiments are where the test looks"
+    shipped = {n for n in names if n.startswith("fsrs/")}
+    assert shipped == {f"fsrs/{m}.py" for m in ("__init__", "card", "rating", "review_log", "scheduler", "state")}, \
+        "the scheduler ships, the optimizer (torch) does not"

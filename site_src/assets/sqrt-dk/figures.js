@@ -1,4 +1,4 @@
-// The page's entry: finds the figures after every page swap, starts Python when there are any,
+// The page's entry: finds the figures and recall cards after every page swap, starts Python when there are any,
 // tells the figures how Python's start is going, and offers the site offline once it has.
 // Views, the bridge, embedding and the service worker have their own modules; all math is in pycore.
 import { BridgeClient } from "./bridge-client.js";
@@ -8,6 +8,7 @@ import { offerOffline } from "./offline.js";
 import "./menu.js";
 import "./panels.js";
 import { bindPredictions } from "./predict.js";
+import { bindReview } from "./review.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
@@ -42,7 +43,8 @@ function init() {
   fillSnippets();
   for (const view of views) if (!document.contains(view.el)) views.delete(view);
   const found = [...document.querySelectorAll("[data-figure]")].filter((el) => !el.dataset.bound);
-  if (!found.length) return;
+  const cards = bindReview(client); // recall cards are graded through Python too
+  if (!found.length && !cards) return;
   // Every figure is bound at once. Binding them as they came near the viewport was tried (make bench,
   // issue 22) and not kept: a far figure's controls stayed disabled until it was scrolled to.
   found.forEach(bind);
@@ -60,6 +62,6 @@ window.sqrtDk = { request: (request) => client.request(request), startedFrom: ()
 if (isEmbedPage()) startEmbedPage();
 // The service worker's install comes after Python's start, so it finds Pyodide's files in the
 // HTTP cache instead of downloading them a second time; a page without figures offers it at once.
-offerOffline(document.querySelector("[data-figure]") ? client.whenReady : Promise.resolve());
+offerOffline(document.querySelector("[data-figure], [data-card]") ? client.whenReady : Promise.resolve());
 if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(init);
 else init();

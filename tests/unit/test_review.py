@@ -1,0 +1,191 @@
+"""The recall cards' review (pycore/review.py) against the fsrs package itself: its default learning steps,
+its stability, difficulty and state at every review, its fuzz ranges; the order of a session; stored records
+that cannot be read; export, import and their refusals; and the bridge's review ops under hostile input."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import fsrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pycore import bridge, review
+from pycore.params import ParamError
+
+NOW = review.moment("2026-12-01T09:30:00.000Z")
+CARDS = ["step-1-query-key-dk", "step-4-variance-is-dk", "step-6-divisor-sqrt-dk"]
+
+
+def graded(card, steps, start=NOW):
+    """A card's record after grades given at offsets from ``start``: [(grade, timedelta), ...]."""
+    text = None
+    for grade, offset in steps:
+        text = review.grade(card, text, grade, start + offset)["record"]
+    return text
+
+
+HISTORY = [("good", timedelta(0)), ("good", timedelta(minutes=10)), ("hard", timedelta(days=3)),
+           ("again", timedelta(days=12)), ("good", timedelta(days=12, minutes=10)), ("easy", timedelta(days=20)),
+           ("good", timedelta(days=80)), ("good", timedelta(days=300)), ("again", timedelta(days=301)),
+           ("hard", timedelta(days=301, minutes=5)), ("good", timedelta(days=302))]
+
+
+def test_a_new_card_follows_the_package_default_learning_steps():
+    steps = fsrs.Scheduler().learning_steps
+    assert steps == (timedelta(minutes=1), timedelta(minutes=10))
+    due = {g: review.moment(json.loads(bridge.handle(json.dumps(
+        {"op": "review-schedule", "card": "a", "reviews": [{"grade": g, "at": review.stamp(NOW)}]})))["schedule"][0]["due"])
+        for g in ("again", "hard", "good")}
+    assert due == {"again": NOW + steps[0], "hard": NOW + (steps[0] + steps[1]) / 2, "good": NOW + steps[1]}
+
+
+def fuzz_range(scheduler, days):
+    """The package's own bounds for a fuzzed interval of ``days``."""
+    lo, hi = days, days
+    if days >= 2.5:
+        delta = 1.0 + sum(r["factor"] * max(min(days, r["end"]) - r["start"], 0.0) for r in fsrs.scheduler.FUZZ_RANGES)
+        lo, hi = max(2, int(round(days - delta))), min(int(round(days + delta)), scheduler.maximum_interval)
+    return lo, hi
+
+
+def test_every_review_is_the_package_scheduler_with_its_default_parameters_and_fuzz_in_its_range():
+    """At each review: the package, fuzz off, from the state before, gives the same stability, difficulty and
+    state; the interval is the package's unfuzzed one, or within the package's fuzz range for that interval."""
+    plain = fsrs.Scheduler(enable_fuzzing=False)
+    reviews = review.read_record(graded("c", HISTORY), "c")
+    state, fuzzed = fsrs.Card(card_id=0, due=review.EARLIEST), 0
+    for i, r in enumerate(reviews):
+        ours = review.replay("c", reviews[:i + 1])
+        theirs = plain.review_card(state, review.GRADES[r.grade], review_datetime=r.at)[0]
+        assert (ours.stability, ours.difficulty, ours.state, ours.step) == \
+               (theirs.stability, theirs.difficulty, theirs.state, theirs.step)
+        days = (theirs.due - r.at).days
+        lo, hi = fuzz_range(plain, days) if theirs.state == fsrs.State.Review else (days, days)
+        if theirs.state == fsrs.State.Review:
+            assert lo <= (ours.due - r.at).days <= hi and (ours.due - r.at) % timedelta(days=1) == timedelta(0)
+            fuzzed += ours.due != theirs.due
+        else:
+            assert ours.due == theirs.due
+        state = ours
+    assert fuzzed >= 2, "the package's default fuzz is on"
+
+
+def test_the_same_history_gives_the_same_schedule_and_a_button_says_what_it_gives():
+    record = graded("c", HISTORY)
+    reviews = review.read_record(record, "c")
+    assert review.schedule("c", reviews) == review.schedule("c", review.read_record(graded("c", HISTORY), "c"))
+    later = NOW + timedelta(days=400)
+    shown = review.overview(["c"], {"c": record}, later)["cards"]["c"]["preview"]
+    for g in review.GRADES:
+        assert review.grade("c", record, g, later + timedelta(seconds=20))["status"]["when"] == shown[g]
+
+
+def test_times_are_read_strictly_and_written_in_milliseconds():
+    assert review.stamp(review.moment("2026-12-01T10:30:00.123456+01:00")) == "2026-12-01T09:30:00.123Z"
+    for bad, words in [("yesterday", "a time such as"), ("2026-12-01T09:30:00", "time zone"),
+                       ("1999-12-31T23:00:00Z", "between the years"), (5, "a time such as")]:
+        with pytest.raises(ParamError, match=words):
+            review.moment(bad)
+
+
+def test_the_session_order_is_fsrs_retrievability_then_new_cards_in_article_order():
+    records = {CARDS[1]: graded(CARDS[1], [("easy", timedelta(0))]),
+               CARDS[2]: graded(CARDS[2], [("hard", timedelta(0)), ("good", timedelta(minutes=6)),
+                                           ("good", timedelta(days=1))])}
+    later = NOW + timedelta(days=60)
+    out = review.overview(CARDS, records, later)
+    r = {c: out["cards"][c]["retrievability"] for c in CARDS[1:]}
+    assert out["due"] == sorted(CARDS[1:], key=r.get) and out["new"] == [CARDS[0]] and out["count"] == 2
+    assert out["summary"] == "2 cards due now. 1 new card is waiting for a first answer."
+    soon = review.overview(CARDS, records, NOW + timedelta(hours=1))
+    first = min(CARDS[1:], key=lambda c: soon["cards"][c]["due"])
+    assert soon["count"] == 0 and soon["next"]["card"] == first
+    assert soon["summary"].startswith(f"No card is due now. The next one is due {soon['next']['when']}.")
+    assert review.overview(CARDS, {}, NOW)["summary"].startswith("No card is due now: you have not graded any card yet.")
+
+
+@pytest.mark.parametrize("text,words,replace", [
+    ("{not json", "not a JSON object", True),
+    ('{"version": 0, "card": "c", "reviews": []}', "version is not 1", True),
+    ('{"version": 2, "card": "c", "reviews": []}', "newer version", False),
+    ('{"version": 1, "card": "other", "reviews": []}', "another card", True),
+    ('{"version": 1, "card": "c", "reviews": [{"grade": "great", "at": "2026-12-01T09:30:00Z"}]}', "no grade", True),
+    ('{"version": 1, "card": "c", "reviews": [{"grade": "good", "at": "soon"}]}', "review 1", True),
+])
+def test_a_record_that_cannot_be_read_is_a_problem_and_the_others_still_count(text, words, replace):
+    good = graded("d", [("good", timedelta(0))])
+    out = review.overview(["c", "d"], {"c": text, "d": good}, NOW + timedelta(days=30))
+    assert [(p["card"], p["replace"]) for p in out["problems"]] == [("c", replace)]
+    assert words in out["problems"][0]["message"] and "Your stored history of card 'c'" in out["problems"][0]["message"]
+    assert out["cards"]["c"]["new"] and out["due"] == ["d"]
+    regraded = review.grade("c", text, "good", NOW)
+    assert "starts afresh" in regraded["replaced"] and json.loads(regraded["record"])["reviews"][0]["grade"] == "good"
+
+
+def test_export_then_import_into_an_empty_store_restores_every_record():
+    records = {c: graded(c, HISTORY[:i + 2]) for i, c in enumerate(CARDS)}
+    file = review.export(CARDS, records, NOW)
+    assert file["count"] == 3 and file["filename"] == "sqrt-dk-review-2026-12-01.json"
+    back = review.import_file(CARDS, {}, file["text"], NOW)
+    assert back["records"] == records and not back["refused"]
+    assert back["message"] == f"Imported {sum(len(json.loads(r)['reviews']) for r in records.values())} reviews of 3 cards."
+    assert review.import_file(CARDS, records, file["text"], NOW)["message"].startswith("Nothing new")
+
+
+def test_an_import_merges_both_histories_and_names_the_cards_it_skips():
+    mine = {CARDS[0]: graded(CARDS[0], HISTORY[:2])}
+    theirs = {CARDS[0]: graded(CARDS[0], HISTORY[:3], NOW + timedelta(days=500)), CARDS[1]: graded(CARDS[1], HISTORY[:1])}
+    data = json.loads(review.export(CARDS, theirs, NOW)["text"])
+    data["cards"].append({"card": "gone-card", "reviews": []})
+    out = review.import_file(CARDS, mine, json.dumps(data), NOW)
+    merged = review.read_record(out["records"][CARDS[0]], CARDS[0])
+    assert set(review.read_record(mine[CARDS[0]], CARDS[0])) <= set(merged) and len(merged) == 5
+    assert "Imported 4 reviews of 2 cards." in out["message"] and "Skipped 1 card this site does not have" in out["message"]
+    assert "'gone-card'" in out["message"]
+
+
+@pytest.mark.parametrize("text,words", [
+    ("not json", "not JSON"),
+    ('{"format": "anki"}', "not a review history exported from this site"),
+    ('{"format": "sqrt-dk review history", "version": 3, "cards": []}', "newer version of this site (version 3"),
+    ('{"format": "sqrt-dk review history", "version": 1, "cards": [{"card": "step-1-query-key-dk", "reviews": 7}]}',
+     "Card 1 in this file ('step-1-query-key-dk') cannot be read"),
+    ('{"format": "sqrt-dk review history", "version": 1, "cards": [{"reviews": []}]}', "has no card id"),
+])
+def test_a_malformed_or_newer_file_is_refused_whole_and_nothing_changes(text, words):
+    out = review.import_file(CARDS, {CARDS[0]: graded(CARDS[0], HISTORY[:2])}, text, NOW)
+    assert out["refused"] and out["records"] == {} and words in out["message"]
+    assert out["message"].endswith("Nothing was changed.")
+
+
+def test_an_import_leaves_a_newer_versions_record_alone():
+    newer = '{"version": 2, "card": "step-1-query-key-dk"}'
+    file = review.export(CARDS, {CARDS[0]: graded(CARDS[0], HISTORY[:2])}, NOW)["text"]
+    assert review.import_file(CARDS, {CARDS[0]: newer}, file, NOW)["records"] == {}
+
+
+def test_intervals_in_words():
+    assert [review.when(NOW + d, NOW) for d in (timedelta(0), timedelta(seconds=40), timedelta(minutes=6),
+                                                 timedelta(hours=5), timedelta(days=1), timedelta(days=45),
+                                                 timedelta(days=300), timedelta(days=1200))] == \
+        ["now", "in 1 minute", "in 6 minutes", "in 5 hours", "in 1 day", "in 45 days", "in 10 months", "in 3 years"]
+
+
+FIELD = st.one_of(st.none(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30), st.lists(st.text(max_size=5)),
+                  st.sampled_from(["2026-12-01T09:30:00Z", "good", "step-4-variance-is-dk", "{", '{"version": 1}']))
+RECORDS = st.dictionaries(st.sampled_from(CARDS) | st.text(max_size=8), FIELD, max_size=3) | FIELD
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(op=st.sampled_from([o for o in bridge.OPS if o.startswith("review-")]), cards=st.just(CARDS) | FIELD,
+       records=RECORDS, now=FIELD, card=FIELD, grade=FIELD, text=FIELD, reviews=FIELD | st.lists(st.dictionaries(
+           st.sampled_from(["grade", "at"]), FIELD), max_size=3))
+def test_hostile_review_requests_get_an_answer_or_a_message(op, cards, records, now, card, grade, text, reviews):
+    request = {"op": op, "cards": cards, "records": records, "now": now, "card": card, "grade": grade, "text": text,
+               "record": text, "reviews": reviews}
+    out = json.loads(bridge.handle(json.dumps(request)), parse_constant=lambda c: pytest.fail(f"{c} in an answer"))
+    assert not out.get("error", "").startswith("internal error"), (request, out)
+    assert "error" in out or set(out) & {"summary", "record", "text", "message", "schedule"}, (request, out)
