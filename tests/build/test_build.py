@@ -191,6 +191,24 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
     assert message in _failed_build(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
 
 
+PREDICT_NUDGE = """```predict
+id: stretched-nudge
+figure: fig-nudge
+question: More or less?
+choice more: More
+choice same: Same
+choice less: Less
+show: stretch=12
+```
+"""
+
+
+def test_a_prediction_below_the_figure_that_answers_it_fails_the_build(tmp_path):
+    output = _failed_build(tmp_path, f"# Bad\n\n```figure\nid: nudge\n```\n\n{PREDICT_NUDGE}")
+    assert ("bad.md: predict 'stretched-nudge' stands below its figure 'fig-nudge': a prediction comes before "
+            "the figure that answers it") in output
+
+
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
