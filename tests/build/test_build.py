@@ -18,6 +18,7 @@ from pycore.experiments import lr_sweep, reproduce, train_grid
 from pycore.params import from_json
 from pycore.sitegen.pack import runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
+from tests.unit.test_predict import BODY
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
 EXTERNAL = re.compile(r"""<(?:script|link|img|source|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//[^>]*>""", re.I)
@@ -191,16 +192,8 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
     assert message in _failed_build(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
 
 
-PREDICT_NUDGE = """```predict
-id: stretched-nudge
-figure: fig-nudge
-question: More or less?
-choice more: More
-choice same: Same
-choice less: Less
-show: stretch=12
-```
-"""
+PREDICT_NUDGE = f"```predict\n{BODY}```\n"
+"""The unit tests' stretched-nudge prompt as a page's block."""
 
 
 def test_a_prediction_below_the_figure_that_answers_it_fails_the_build(tmp_path):
