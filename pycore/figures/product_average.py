@@ -29,7 +29,7 @@ READOUTS = (("pairs", "pairs drawn"), ("average", "average of the products a·b"
 MAX_PAIRS = 4096
 PARAMS = (
     params.integer("pairs", 1024, 1, MAX_PAIRS, "How many pairs (a, b) are drawn.", control="range",
-                   label="pairs drawn", presets=tuple((str(n), str(n)) for n in (1, 10, 100, 1000, MAX_PAIRS)),
+                   label="pairs drawn", presets=tuple((str(n), str(n)) for n in (1, 10, 100, 1000)),
                    sample="40"),
     params.number("centre", 0.0, -1, 1, "The centre both a and b are drawn around (0: centred on zero).",
                   control="range", label="centre of a and b", step=0.1, sample="0.5"),
