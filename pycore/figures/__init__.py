@@ -20,6 +20,7 @@ MODULES = (
     "dot_product",
     "score_histogram",
     "variance_tower",
+    "product_average",
     "softmax_spike",
     "nudge",
     "values",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import params, stats
+from .. import marks, params, stats
 from ..pool import pool
-from ..svg import el, sig, svg
+from ..svg import el, sig, svg, text
 from . import _common, _hist, _snippet
 
 TITLE = "Corner case: dₖ = 1"
@@ -23,6 +23,11 @@ derived_values = _common.no_derived_values
 prepare = _common.nothing_to_prepare
 update = _common.resample
 XMAX = 5.0
+LEGEND = (marks.line(20, 222, 50, 222, "sq-curve sq-curve--exact"),
+          text(58, 226, "solid: the true shape of one product q₁k₁ (tall and narrow at 0)"),
+          marks.line(20, 246, 50, 246, "sq-curve sq-curve--normal"),
+          text(58, 250, "dashed: the normal bell with the same variance, for comparison"))
+"""What the two curves over both histograms are."""
 
 
 def parse(p: params.Params) -> Any:
@@ -41,7 +46,7 @@ def render(state: State) -> str:
     left, _ = _hist.histogram(raw, 1, 1.0, XMAX, 50, "dₖ = 1, not divided")
     right, _ = _hist.histogram(scaled, 1, 1.0, XMAX, 50, "dₖ = 1, ÷ √1")
     label = f"Two identical histograms of {state.n} scores for d_k = 1: dividing by the square root of 1 changes nothing."
-    return svg(660, 222, label, [el("g", {}, left), el("g", {"transform": "translate(330 0)"}, right)],
+    return svg(660, 270, label, [el("g", {}, left), el("g", {"transform": "translate(330 0)"}, right), *LEGEND],
                "sq-corner-dk1")
 
 

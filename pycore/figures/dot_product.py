@@ -28,7 +28,7 @@ PARAMS = _arrows.PARAMS
 prepare = _common.nothing_to_prepare
 PLANE = _arrows.PLANE
 BAR_RANGE = 8.0
-BAR_X = Linear(-BAR_RANGE, BAR_RANGE, 50, 300)
+BAR_X = Linear(-BAR_RANGE, BAR_RANGE, 56, 304)
 """The number line on which the two terms add up."""
 BAR_LEFT, BAR_RIGHT = BAR_X.r0, BAR_X.r1
 ALIGNED = 0.985
@@ -77,9 +77,9 @@ def cue(state: State) -> str:
 
 
 def derived_values(state: State) -> dict[str, str]:
-    """The swing slider shows the current angle."""
+    """The swing slider shows the current angle, as the angle readout and the arc's label write it."""
     a = angle_deg(state.q, state.k)
-    return {"swing": str(round(a)) if a is not None else "0"}
+    return {"swing": fmt(a, 1) if a is not None else "0"}
 
 
 def readouts(state: State) -> dict[str, str]:
@@ -136,11 +136,11 @@ def _bars(state: State) -> list[str]:
     )
     for label, x0, x1, y, cls, value in rows:
         parts.append(marks.rect(x0, y, x1 - x0, 34, f"sq-bar {cls}"))
-        parts.append(text(BAR_LEFT - 6, y + 22, label, "sq-tick", "end"))
+        parts.append(text(BAR_LEFT, y - 5, label, "sq-tick"))
         anchor = "start" if x1 >= x0 else "end"
         shift = 6 if x1 >= x0 else -6
         parts.append(text(max(x0, x1) + shift if x1 >= x0 else min(x0, x1) + shift, y + 22,
-                          fmt(value, 2), "sq-value", anchor))
+                          fmt(value, 4), "sq-value", anchor))
     parts.append(text((BAR_LEFT + BAR_RIGHT) / 2, 300, f"the arrows are {cue(state)}", "sq-cue", "middle"))
     return parts
 
@@ -162,16 +162,16 @@ def _angle_arc(state: State) -> list[str]:
     return [
         el("path", {"d": f"M {fmt(sx)} {fmt(sy)} A {fmt(r)} {fmt(r)} 0 0 {sweep} {fmt(ex)} {fmt(ey)}",
                     "class": "sq-arc"}),
-        text(ox + 52 * math.cos(mid), oy - 52 * math.sin(mid) + 4, f"{fmt(a, 0)}°", "sq-tick", "middle"),
+        text(ox + 52 * math.cos(mid), oy - 52 * math.sin(mid) + 4, f"{fmt(a, 1)}°", "sq-tick", "middle"),
     ]
 
 
 def render(state: State) -> str:
     """Two SVGs, so a narrow screen can stack them: the arrows, and the terms adding up."""
     label = (f"q = {_arrows.pair(state.q)} and k = {_arrows.pair(state.k)}; "
-             f"dot product {fmt(dot(state.q, state.k), 2)}; the arrows are {cue(state)}")
+             f"dot product {fmt(dot(state.q, state.k), 4)}; the arrows are {cue(state)}")
     parts = _arrows.arrow_plane(PLANE, state.q, state.k, behind=_angle_arc(state))
     t1, t2 = terms(state.q, state.k)
-    bars_label = f"q1k1 = {fmt(t1, 2)} plus q2k2 = {fmt(t2, 2)} makes {fmt(t1 + t2, 2)}"
+    bars_label = f"q1k1 = {fmt(t1, 4)} plus q2k2 = {fmt(t2, 4)} makes {fmt(dot(state.q, state.k), 4)}"
     return (svg(380, 350, label, parts, "sq-dot-product", interactive=True)
-            + svg(320, 320, bars_label, _bars(state), "sq-dot-product-terms"))
+            + svg(360, 320, bars_label, _bars(state), "sq-dot-product-terms"))

@@ -32,7 +32,6 @@ def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     """Grow the pool and measure each product's variance toward d_k in slices; the tower rises as it goes."""
     done = pool(state.seed, state.n).variances_until(state.dk, deadline)
     return None if done >= state.dk else (replace(state, dk=done), f"measuring product {done} of {state.dk}")
-LEFT, RIGHT, TOP, BOTTOM = 60, 620, 40, 330
 
 
 def parse(p: params.Params) -> Any:
@@ -46,37 +45,62 @@ def measured(state: State) -> tuple[list[float], float]:
     return p.product_variances(state.dk), stats.variance(p.scores(state.dk))
 
 
+LEFT, RIGHT, TOP, BOTTOM = 40, 470, 56, 330
+STACK = (76, 186)
+"""The tower's column: the bricks, one per product."""
+TOTAL = (346, 446)
+"""The column of the whole score's measured variance."""
+SUB = "₀₁₂₃₄₅₆₇₈₉"
+"""Subscript digits, for the brick labels."""
+LABEL_GAP = 20
+"""The brick labels sit at least this far apart, whatever the bricks' heights: a leader line joins each to its brick."""
+
+
+def _brick_labels(sy: Linear, bars: list[float]) -> list[str]:
+    """The first two bricks named with their measured variance, each label on its own line beside the tower."""
+    parts = []
+    for i, v in enumerate(bars[:2]):
+        middle = sy(stats.total(bars[:i]) + v / 2)
+        y = min(middle, BOTTOM - 8 - LABEL_GAP * i)
+        x = STACK[1] + 26
+        parts.append(marks.line(STACK[1] + 2, middle, x - 4, y - 4, "sq-leader"))
+        parts.append(text(x, y, f"Var(q{SUB[i + 1]}k{SUB[i + 1]}) = {fmt(v, 2)}", "sq-value"))
+    return parts
+
+
 def render(state: State) -> str:
     """The stacked tower, the measured score variance beside it, and the line at height d_k."""
     bars, total = measured(state)
-    top_value = nice_ceil(max(state.dk, total, stats.total(bars)) * 1.08)
+    stacked = stats.total(bars)
+    top_value = nice_ceil(max(state.dk, total, stacked) * 1.08)
 
     sy = Linear(0.0, top_value, BOTTOM, TOP)
-    parts = [text(LEFT, 22, f"dₖ = {state.dk} products, each adding its variance", "sq-heading")]
+    parts = [text(8, 22, f"dₖ = {state.dk} product{'s' if state.dk > 1 else ''}, each adding its variance", "sq-heading")]
     for t in ticks(0, top_value, 5):
         parts.append(marks.line(LEFT, sy(t), RIGHT, sy(t), "sq-axis" if t == 0 else "sq-grid"))
         parts.append(text(LEFT - 6, sy(t) + 4, fmt(t, 2), "sq-tick", "end"))
-    x0, x1 = 150, 290
+    x0, x1 = STACK
     stack, height = [], 0.0
     for i, v in enumerate(bars):
         stack.append(marks.rect(x0, sy(height + v), x1 - x0, sy(height) - sy(height + v),
                                 f"sq-brick sq-brick--{i % 2}"))
         height += v
-    parts.append(el("g", {"class": "sq-tower"}, stack))
-    parts.append(text((x0 + x1) / 2, BOTTOM + 18, "Var(q₁k₁) + Var(q₂k₂) + … (dₖ bricks)", "sq-tick", "middle"))
-    if state.dk <= 24:
-        for i, v in enumerate(bars[:3]):
-            below = stats.total(bars[:i])
-            parts.append(text(x1 + 6, sy(below + v / 2) + 4, f"Var(q{i + 1}k{i + 1}) = {fmt(v, 2)}", "sq-tick"))
-    sx0, sx1 = 400, 540
+    dense = sy(0) - sy(stacked / state.dk) < 3  # bricks thinner than their outlines: drawn without them
+    parts.append(el("g", {"class": "sq-tower sq-tower--dense" if dense else "sq-tower"}, stack))
+    parts.append(text((x0 + x1) / 2, BOTTOM + 18, f"{state.dk} brick{'' if state.dk == 1 else 's'} stacked",
+                      "sq-tick", "middle"))
+    parts.append(text((x0 + x1) / 2, sy(stacked) - 6, sig(stacked), "sq-value", "middle"))
+    parts += _brick_labels(sy, bars)
+    sx0, sx1 = TOTAL
     parts.append(marks.rect(sx0, sy(total), sx1 - sx0, BOTTOM - sy(total), "sq-bar sq-total"))
     parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, "Var(q·k), measured", "sq-tick", "middle"))
     parts.append(text((sx0 + sx1) / 2, sy(total) - 6, sig(total), "sq-value", "middle"))
     parts.append(marks.line(LEFT, sy(state.dk), RIGHT, sy(state.dk), "sq-target"))
-    parts.append(text(RIGHT, sy(state.dk) - 6, f"dₖ = {state.dk}", "sq-value", "end"))
-    label = (f"{state.dk} bars of about 1 each stack to {sig(stats.total(bars))}; the measured variance of the "
+    parts.append(text((STACK[1] + TOTAL[0]) / 2, sy(state.dk) - 6, f"dashed line: dₖ = {state.dk}", "sq-value",
+                      "middle"))
+    label = (f"{state.dk} bars of about 1 each stack to {sig(stacked)}; the measured variance of the "
              f"score is {sig(total)}, next to the line at d_k = {state.dk}")
-    return svg(640, 360, label, parts, "sq-variance-tower")
+    return svg(480, 360, label, parts, "sq-variance-tower")
 
 
 def readouts(state: State) -> dict[str, str]:

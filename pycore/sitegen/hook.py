@@ -207,6 +207,8 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
     figures: list[str] = []
     anchors: dict[str, int] = {}
     placed: dict[str, tuple[str, dict]] = {}
+    starts: dict[str, int] = {}
+    prompts = [m.start() for m in markers.PREDICT.finditer(markdown)]
     rows = [(m.start(), m.end(), []) for m in markers.ROW.finditer(markdown)]
 
     def figure(match):
@@ -219,6 +221,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
             row.append(anchor)
         figures.append(render_marker(marker, anchor=anchor, embed_root=root + "embed/", menu=row is None))
         placed[anchor] = (marker.figure, state_json(marker))
+        starts[anchor] = match.start()
         return f"\n{match.group('indent')}{_placeholder(len(figures) - 1)}\n"
 
     def row_menu(match):
@@ -230,7 +233,9 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
         return f"{head}{_placeholder(len(figures) - 1)}\n</div>{tail}"
 
     def prediction(match):
-        figures.append(render_predict(markers.parse_predict(match.group("body")), placed))
+        at = prompts.pop(0)
+        above = tuple(anchor for anchor, start in starts.items() if start < at)
+        figures.append(render_predict(markers.parse_predict(match.group("body")), placed, above))
         return f"\n{_placeholder(len(figures) - 1)}\n"
 
     out = markers.ROW.sub(row_menu, markers.FENCE.sub(figure, markdown))

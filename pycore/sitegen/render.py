@@ -79,9 +79,12 @@ def render_marker(marker: Marker, *, anchor: str, embed_root: str, menu: bool = 
     return ENV.get_template("figure.html.j2").render(context)
 
 
-def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str, Any]]]) -> str:
+def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str, Any]]],
+                   above: tuple[str, ...] = ()) -> str:
     """One prediction prompt to HTML; ``placed`` maps each figure anchor on the page to (figure id, its
-    starting state as JSON). A prompt, anchor, choice or show parameter that does not fit is a MarkerError."""
+    starting state as JSON), and ``above`` names the anchors that stand above the prompt on its page.
+    A prompt, anchor, choice or show parameter that does not fit is a MarkerError, and so is a figure
+    above the prompt that already shows its answer (see ``answered_above``)."""
     try:
         prompt = predict.get(marker.prompt)
     except ParamError as err:
@@ -98,10 +101,36 @@ def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str,
         raise MarkerError(f"predict '{marker.prompt}': its choices are {', '.join(prompt.choices)}, "
                           f"got {', '.join(names)}")
     try:
-        stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, start, marker.show], sort_keys=True),
-                    lambda: predict.answer(marker.prompt, start, marker.show))
+        answer = stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, start, marker.show],
+                                                                          sort_keys=True),
+                             lambda: predict.answer(marker.prompt, start, marker.show))
     except ParamError as err:
         raise MarkerError(f"predict '{marker.prompt}': show: {err}") from None
+    if problem := answered_above(marker, answer["right"], {a: placed[a] for a in above}):
+        raise MarkerError(problem)
     return ENV.get_template("predict.html.j2").render(
         prompt=marker.prompt, figure=marker.figure, question=marker.question, choices=marker.choices,
         show=json.dumps(marker.show, ensure_ascii=False, separators=(",", ":")))
+
+
+def answered_above(marker: PredictMarker, right: str, above: dict[str, tuple[str, dict[str, Any]]]) -> str | None:
+    """Why a prediction would come too late, or None: a prediction comes before the figure that answers it.
+
+    ``above`` holds the figures that stand above the prompt on its page, by anchor. It is too late when
+    its answering figure is among them, or another figure of the same kind whose starting state already
+    shows the right choice (the prompt's own judge says so), as Step 3's row of histograms for dₖ = 1, 8
+    and 64 would above the question of what a longer row does.
+    """
+    prompt = predict.get(marker.prompt)
+    for anchor, (figure_id, state) in above.items():
+        if anchor == marker.figure:
+            return (f"predict '{marker.prompt}' stands below its figure '{anchor}': a prediction comes before "
+                    f"the figure that answers it")
+        if figure_id != prompt.figure:
+            continue
+        shown = stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, state], sort_keys=True),
+                            lambda: predict.judge(marker.prompt, predict.shown_state(marker.prompt, state, {})))
+        if shown["right"] == right:
+            return (f"predict '{marker.prompt}': the figure '{anchor}' above it already shows the answer "
+                    f"('{right}'): {shown['why']} Put the prediction before it")
+    return None

@@ -6,12 +6,15 @@ import math
 
 import pytest
 
+from pycore.figures import product_average
+from pycore.params import from_json
 from pycore.sampling import digest
 from tests.browser.conftest import expected, shows
 
 FREE3 = "#fig-score-histogram-4"
 FREE6 = "#fig-try-divisors"
 TOWER = "[data-figure='variance-tower']"
+PAIRS = "#fig-product-average"
 
 
 def test_pyodide_draws_the_same_100000_normals_as_cpython(watched):
@@ -84,3 +87,31 @@ def test_tower_slider_matches_cpython(watched):
     svg, readouts = expected("variance-tower", state)
     assert state["dk"] == 40 and shows(watched.readouts(TOWER), readouts) and watched.svg(TOWER) == svg
     assert abs(float(readouts["total"]) - 40) < 4 * math.sqrt((2 * 40 ** 2 + 6 * 40) / state["n"])
+
+
+def test_pairs_figure_by_preset_button_keyboard_and_slider_matches_cpython_and_its_caption(watched):
+    """Step 4's pairs of independent numbers: a preset, "Add one pair" pressed by keyboard and the centre slider
+    each redraw what CPython draws, with the caption's live line saying the readouts' numbers."""
+    page = watched.open("/step-4/")
+    before = watched.state(PAIRS)
+    page.locator(f"{PAIRS} button[data-set='pairs'][data-value='10']").click()
+    watched.wait_state_change(PAIRS, before)
+    watched.settle(PAIRS)
+    assert watched.state(PAIRS)["pairs"] == 10
+    before = watched.state(PAIRS)
+    page.locator(f"{PAIRS} button[data-event='add']").focus()
+    page.keyboard.press("Enter")
+    watched.wait_state_change(PAIRS, before)
+    watched.settle(PAIRS)
+    before = watched.state(PAIRS)
+    set_range(page, PAIRS, "centre", 0.5)
+    watched.wait_state_change(PAIRS, before)
+    watched.settle(PAIRS)
+    state = watched.state(PAIRS)
+    assert (state["pairs"], state["centre"]) == (11, 0.5)
+    svg, readouts = expected("product-average", state)
+    assert watched.svg(PAIRS) == svg and shows(watched.readouts(PAIRS), readouts)
+    live = page.locator(f"{PAIRS} [data-caption]").text_content()
+    assert live == product_average.caption(product_average.parse(from_json(state)))
+    assert f"their average, {readouts['average']}," in live and "0.5 × 0.5 = 0.25" in live
+    assert watched.errors == []

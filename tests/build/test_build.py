@@ -18,6 +18,7 @@ from pycore.experiments import lr_sweep, reproduce, train_grid
 from pycore.params import from_json
 from pycore.sitegen.pack import archive_name, runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
+from tests.unit.test_predict import BODY
 
 FIGURE_RE = re.compile(r'<figure class="sq-figure"[^>]*data-figure="([^"]+)"[^>]*data-state="([^"]*)"')
 EXTERNAL = re.compile(r"""<(?:script|link|img|source|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//[^>]*>""", re.I)
@@ -189,6 +190,16 @@ def _failed_build(tmp_path: Path, page: str) -> str:
 ])
 def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, marker, message):
     assert message in _failed_build(tmp_path, f"# Bad\n\n```figure\n{marker}\n```\n")
+
+
+PREDICT_NUDGE = f"```predict\n{BODY}```\n"
+"""The unit tests' stretched-nudge prompt as a page's block."""
+
+
+def test_a_prediction_below_the_figure_that_answers_it_fails_the_build(tmp_path):
+    output = _failed_build(tmp_path, f"# Bad\n\n```figure\nid: nudge\n```\n\n{PREDICT_NUDGE}")
+    assert ("bad.md: predict 'stretched-nudge' stands below its figure 'fig-nudge': a prediction comes before "
+            "the figure that answers it") in output
 
 
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):

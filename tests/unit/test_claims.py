@@ -443,3 +443,43 @@ def test_train_explains_its_one_run_beside_the_grids_twenty():
     assert len(model.SEEDS) == 20 and model.TAIL == 20 and train.BATCH == 8
     assert "one run, the core's seed 1, read at its last batch of 8 rows" in text
     assert train_grid.grid().seeds == model.SEEDS
+
+
+def test_step3_normal_bells_spread_by_the_root_of_their_second_number():
+    text = page("step-3.md")
+    assert "in \\(\\mathcal N(0, 9)\\) the second number is nine, and draws land about \\(\\sqrt{9} = 3\\) units" in text
+    rng = np.random.default_rng(3)
+    for variance in (1, 9):
+        draws = rng.normal(0, math.sqrt(variance), 200_000)
+        assert draws.var() == pytest.approx(variance, rel=0.02) and draws.std() == pytest.approx(math.sqrt(variance), rel=0.01)
+
+
+def test_step4_worked_square_and_tower_sizes():
+    from pycore.figures import variance_tower
+    text = page("step-4.md")
+    assert "(1.5 - 0.5)^2 = 1 = 2.25 - 1.5 + 0.25" in text
+    a, b = 1.5, -0.5
+    assert (a + b) ** 2 == 1 == a * a + 2 * a * b + b * b and (a * a, 2 * a * b, b * b) == (2.25, -1.5, 0.25)
+    assert "on 4,000 random query–key pairs" in text and variance_tower.State().n == 4000
+
+
+def test_step7_subtracting_the_largest_score_and_the_masks_numbers():
+    text = page("step-7.md")
+    s = np.array([2.0, -1.0, 0.5, 3.0])
+    assert np.allclose(np.exp(s - s.max()) / np.exp(s - s.max()).sum(), np.exp(s) / np.exp(s).sum())
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(np.inf - np.inf) and np.isnan(np.nan + 1.0)
+        row = np.full(4, -np.inf)
+        assert np.isnan(np.exp(row - row.max())).all()
+    assert "\\(\\infty / 8\\) is still \\(\\infty\\)" in text and np.inf / 8 == np.inf
+    # float16's largest number, and −10⁹ rounding to −∞ there but not in float32 or bfloat16 (float32's top 16 bits).
+    card = "in float32, float64 and bfloat16; in float16, whose largest number is 65504, it rounds to −∞"
+    assert card in text and float(np.finfo(np.float16).max) == 65504
+    with np.errstate(over="ignore"):
+        assert np.float16(-1e9) == -np.inf
+    assert np.isfinite(np.float32(-1e9)) and np.isfinite(np.float64(-1e9))
+    bfloat16 = (np.array([-1e9], np.float32).view(np.uint32) & 0xFFFF0000).view(np.float32)[0]
+    assert np.isfinite(bfloat16) and bfloat16 == pytest.approx(-1e9, rel=1e-2)
+    masked = np.full(5, -1e9, np.float32)
+    p = np.exp(masked - masked.max())
+    assert np.allclose(p / p.sum(), 0.2), "a fully masked row of −10⁹ gives equal weights"

@@ -146,3 +146,74 @@ def test_the_marker_renders_disabled_buttons_that_read_sensibly_without_python()
 def test_marker_mistakes_fail_the_build_with_a_message(body, placed, message):
     with pytest.raises(markers.MarkerError, match=re.escape(message)):
         render_predict(markers.parse_predict(body), placed)
+
+
+def figures_and_prompts(text: str):
+    """A page's figures (anchor, figure id, starting state) and prompts, each with its place in the Markdown."""
+    found, counts = [], {}
+    for match in markers.FENCE.finditer(text):
+        marker = markers.parse_marker(match.group("body"))
+        counts[marker.figure] = counts.get(marker.figure, 0) + 1
+        n = counts[marker.figure]
+        anchor = marker.anchor or f"fig-{marker.figure}" + (f"-{n}" if n > 1 else "")
+        found.append((match.start(), "figure", (anchor, marker.figure, state_json(marker))))
+    for match in markers.PREDICT.finditer(text):
+        found.append((match.start(), "predict", markers.parse_predict(match.group("body"))))
+    return sorted(found, key=lambda item: item[0])
+
+
+EVERY_PAGE = sorted(p.name for p in (ROOT / "site_src").glob("*.md") if "```predict" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", EVERY_PAGE)
+def test_no_prediction_stands_below_a_figure_that_already_shows_its_answer(page):
+    """Every page with prompts (Steps 2 to 6 today, and any page that gets one): the prompt comes before its
+    answering figure and before any figure of the same kind whose starting state shows the right choice."""
+    items = figures_and_prompts((ROOT / "site_src" / page).read_text(encoding="utf-8"))
+    every = {item[0]: item for _, kind, item in items if kind == "figure"}
+    seen = []
+    for _, kind, item in items:
+        if kind == "figure":
+            seen.append(item)
+            continue
+        answers = predict.get(item.prompt).figure
+        assert every[item.figure][1] == answers, page
+        right = predict.judge(item.prompt, predict.shown_state(item.prompt, every[item.figure][2], item.show))["right"]
+        for anchor, figure_id, state in seen:
+            assert anchor != item.figure, f"{page}: '{item.prompt}' stands below its own figure"
+            if figure_id == answers:
+                shown = predict.judge(item.prompt, predict.shown_state(item.prompt, state, {}))["right"]
+                assert shown != right, f"{page}: '{anchor}' above '{item.prompt}' already shows '{right}'"
+
+
+ROW = {"fig-score-histogram": ("score-histogram", figures.state_json(score_histogram.parse({"dk": "64"})))}
+LONGER = """id: longer-row
+figure: fig-score-histogram-2
+question: Wider or not?
+choice wider: Wider
+choice same: Same
+choice narrower: Narrower
+show: dk=256
+"""
+LONGER_PLACED = {**ROW, "fig-score-histogram-2": ("score-histogram", figures.state_json(score_histogram.parse({"dk": "16"})))}
+
+
+@pytest.mark.parametrize(("body", "placed", "above", "message"), [
+    (BODY, PLACED, ("fig-nudge",), "predict 'stretched-nudge' stands below its figure 'fig-nudge': a prediction "
+                                   "comes before the figure that answers it"),
+    (LONGER, LONGER_PLACED, ("fig-score-histogram",),
+     "predict 'longer-row': the figure 'fig-score-histogram' above it already shows the answer ('wider'): Each score "
+     "now adds up 64 products instead of 16"),
+])
+def test_a_figure_above_that_answers_the_prompt_fails_the_build(body, placed, above, message):
+    with pytest.raises(markers.MarkerError, match=re.escape(message)):
+        render_predict(markers.parse_predict(body), placed, above)
+
+
+@pytest.mark.parametrize("shown", [{"dk": "1"}, {"dk": "16", "divisor": "sqrt"}])
+def test_a_figure_of_the_same_kind_above_that_does_not_show_the_answer_is_allowed(shown):
+    placed = {**LONGER_PLACED, "fig-score-histogram": ("score-histogram", figures.state_json(score_histogram.parse(shown)))}
+    html = render_predict(markers.parse_predict(LONGER), placed, ("fig-score-histogram",))
+    assert 'data-predict="longer-row"' in html
+    other = {**PLACED, "fig-softmax-spike": ("softmax-spike", {})}
+    assert 'data-predict="stretched-nudge"' in render_predict(markers.parse_predict(BODY), other, ("fig-softmax-spike",))
