@@ -379,3 +379,27 @@ def test_bert_truncated_initialization_variance():
     factor = 1 - 4 * phi / math.erf(2 / math.sqrt(2))
     x = np.random.default_rng(7).standard_normal(2_000_000)
     assert round(factor, 2) == 0.77 and abs(np.var(x[np.abs(x) < 2]) - factor) < 0.003
+
+
+def test_assumptions_variance_rule_needs_uncorrelated_entries_within_a_vector():
+    """Independent q and k are not enough: q = (a, a), k = (b, b) doubles the variance of q·k from 2 to 4."""
+    text = page("assumptions.md")
+    assert "as long as the entries within \\(q\\) (or within \\(k\\)) are uncorrelated too" in text
+    assert "have \\(\\operatorname{Var}(q \\cdot k) = 4\\), not 2" in text
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 1_000_000))
+    q, k = np.stack([a, a], 1), np.stack([b, b], 1)
+    var = (q * k).sum(1).var()
+    assert abs(var - 4) < 5 * math.sqrt(32 / 1_000_000)  # Var of (2ab)² is 4²·(E[a⁴]E[b⁴] − 1) = 16·8
+    assert abs((np.stack([a, rng.standard_normal(a.size)], 1) * k).sum(1).var() - 2) < 0.02
+
+
+def test_assumptions_gpt2_start_grows_with_its_width():
+    """A fixed 0.02 gives a starting score sd of 0.02²·d_model after ÷√d_k: GPT-2's four widths, each with d_k = 64."""
+    claims_ = dict(re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', page("assumptions.md")))
+    widths = [int(w.replace(",", "")) for w in re.split(r", (?:and )?| and ", claims_["gpt2-widths"])]
+    starts = [float(s) for s in re.split(r", (?:and )?| and ", claims_["gpt2-starts"])]
+    assert widths == [768, 1024, 1280, 1600] and all(w % 64 == 0 for w in widths)
+    assert starts == [round(0.02 ** 2 * w, 2) for w in widths]
+    assert "At a fixed width \\(d_\\text{model}\\) the divisor still keeps that starting point the same" in page(
+        "assumptions.md")
