@@ -194,7 +194,7 @@ def test_bad_markers_fail_the_build_naming_page_figure_and_parameter(tmp_path, m
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
-            "lr-sweep, machine-readable, reproduction-table, train-grid") in output
+            "length-factors, lr-sweep, machine-readable, reproduction-table, score-ceilings, train-grid") in output
 
 
 def test_an_unknown_claim_fails_the_build_naming_the_page_and_the_nearest_names(tmp_path):
