@@ -1,4 +1,5 @@
-"""Long rows: ÷√d_k holds the scores' spread at 1 for any d_k, but a row of n keys still fades toward 1/n as n grows."""
+"""Long rows: ÷√d_k holds the scores' spread at 1 for any d_k, but a row's largest weight still falls toward 0 as n grows
+(while staying many times 1/n)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,11 @@ update = _common.resample
 
 LOG_LO, LOG_HI, BINS = -4.0, 0.0, 32
 """The histogram's axis: log10 of the largest weight, from 1/10,000 (below 1/4096, the least it can be) to 1."""
+PLOT_TOP, SAT_ROW, EVEN_ROW = 56, 36, 50
+"""The histogram's plotting box starts below two label rows, so no label meets a bar or the other label: the
+saturated share on the first row at the 0.99 line, 1/n on the second beside its own line."""
+TICK_CHAR = 6.2
+"""A generous width of one character of an 11 px tick label, to choose the side of the 1/n line with room."""
 SERIES = {"sqrt": "sq-series--sqrt", "log-n": "sq-series--log-n"}
 NAMES = {"sqrt": "÷√dₖ", "log-n": "÷√dₖ × s·ln n"}
 SPOKEN = {"sqrt": "divided by the square root of d_k", "log-n": "also times s times ln n"}
@@ -85,21 +91,29 @@ def _histogram_panel(state: State, largest: tuple[float, ...], share: float) -> 
     counts, _ = stats.histogram(logs, LOG_LO, LOG_HI, BINS)
     shares = [c / len(largest) for c in counts]
     top = max(0.25, nice_ceil(max(shares) * 1.05))
-    ax = _chart.axes(LOG_LO, LOG_HI, 0.0, top)
+    ax = _chart.axes(LOG_LO, LOG_HI, 0.0, top, top=PLOT_TOP)
     xt = [(float(k), "1" if k == 0 else f"10{_sup(k)}") for k in range(-4, 1)]
     parts = _chart.frame(ax, "Largest weight of each row", xt, _chart.share_ticks(top),
                          "largest weight, log scale (share of rows)")
     parts.append(_chart.count_bars(ax, stats.edges(LOG_LO, LOG_HI, BINS), shares, "sq-bin"))
-    x_even = ax.x(log10(1 / state.n))
-    parts.append(marks.line(x_even, ax.y.r1 - 4, x_even, ax.y.r0, "sq-axis"))
-    parts.append(text(x_even + 4, ax.y.r1 + 8, f"1/n = {sig(1 / state.n, 2)}", "sq-tick"))
     x_sat = ax.x(log10(rows.SATURATED))
-    parts.append(marks.line(x_sat, ax.y.r1 - 4, x_sat, ax.y.r0, "sq-target"))
-    parts.append(text(x_sat - 4, ax.y.r1 + 22, f"> 0.99: {fmt(100 * share, 1)}%", "sq-value", "end"))
+    parts.append(marks.line(x_sat, SAT_ROW - 10, x_sat, ax.y.r0, "sq-target"))
+    parts.append(text(x_sat - 4, SAT_ROW, f"> 0.99: {fmt(100 * share, 1)}% of rows", "sq-value", "end"))
+    x_even = ax.x(log10(1 / state.n))
+    parts.append(marks.line(x_even, EVEN_ROW - 9, x_even, ax.y.r0, "sq-axis"))
+    parts.append(_even_label(x_even, ax.x.r0, f"1/n = {sig(1 / state.n, 2)}"))
     label = (f"Histogram, on a log axis, of the largest weight in each of {state.rows} rows of n = {state.n} keys: "
              f"median {sig(rows.median(largest))}; an even row would give 1/n = {sig(1 / state.n, 2)}; "
              f"{fmt(100 * share, 1)}% of rows are above 0.99")
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
+
+
+def _even_label(x: float, left: float, words: str) -> str:
+    """The 1/n label on its row: left of its line where it fits (no bar is ever below 1/n), else right of it, far
+    from the 0.99 line, since then 1/n is below 10⁻²."""
+    if x - left >= TICK_CHAR * len(words) + 4:
+        return text(x - 4, EVEN_ROW, words, "sq-tick", "end")
+    return text(x + 4, EVEN_ROW, words, "sq-tick")
 
 
 def _curve_panel(state: State, current: float) -> str:
@@ -110,7 +124,7 @@ def _curve_panel(state: State, current: float) -> str:
     step = 0.1 if top <= 0.5 else 0.25
     yt = [(k * step, fmt(k * step)) for k in range(int(top / step + 1e-9) + 1)]
     xt = [(log(float(n)) / log(2.0), str(n)) for n in (8, 64, 512, 4096)]
-    parts = _chart.frame(ax, f"Median largest weight against n, dₖ = {state.dk}", xt, yt, "n, keys per row (log scale)")
+    parts = _chart.frame(ax, f"Median largest weight, dₖ = {state.dk}", xt, yt, "n, keys per row (log scale)")
     if state.n >= long_rows.CHART_NS[0]:
         x = ax.x(log(float(state.n)) / log(2.0))
         parts.append(marks.line(x, ax.y(current), x, ax.y.r0, "sq-target"))
@@ -138,6 +152,16 @@ def saturated_share(largest: tuple[float, ...]) -> float:
     for v in largest:
         hits += v > rows.SATURATED
     return hits / len(largest)
+
+
+def caption(state: State) -> str:
+    """The caption's live line: which rows are drawn now and what their readouts say."""
+    r = readouts(state)
+    ratio = state.n * float(r["median-max-weight"])
+    rule = "with ÷√dₖ" if state.scaling == "sqrt" else f"with ÷√dₖ × s·ln n (s = {sig(state.s, 3)})"
+    return (f"{state.rows} rows of n = {state.n} keys each at dₖ = {state.dk}, {rule}: "
+            f"the median largest weight is {r['median-max-weight']}, {sig(ratio, 2)} times 1/n, and "
+            f"{fmt(100 * float(r['saturated']), 1)}% of rows are above 0.99, the mark of a spike.")
 
 
 def readouts(state: State) -> dict[str, str]:

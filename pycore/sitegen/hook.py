@@ -20,7 +20,7 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.experiments import lr_sweep, reproduce, train_grid  # noqa: E402
+from pycore.experiments import fixes, lr_sweep, reproduce, train_grid  # noqa: E402
 from pycore.sitegen import (  # noqa: E402
     cards, claims, embed, glossary, markers, math, notebooks, oembed, offline, pack, stdlib, stored,
 )
@@ -155,6 +155,16 @@ def _lr_sweep(root: str) -> str:
     return lr_sweep.markdown(lr_sweep.sweep())
 
 
+def _length_factors(root: str) -> str:
+    """Long rows: what each rule multiplies the scores by as the row grows, as a static chart."""
+    return fixes.picture(fixes.length_factors())
+
+
+def _score_ceilings(root: str) -> str:
+    """Long rows: the largest score as training grows q and k, under each fix that bounds it, as a static chart."""
+    return fixes.picture(fixes.score_ceilings())
+
+
 def _figure_reference(root: str) -> str:
     """Every figure's parameters, snippet and live example, for the teachers' page."""
     return reference(root, _site_url[0])
@@ -171,7 +181,8 @@ def _machine_readable(root: str) -> str:
 
 PARTS = {"all-cards": _all_cards, "figure-reference": _figure_reference, "glossary": _glossary_table,
          "lr-sweep": _lr_sweep, "machine-readable": _machine_readable, "reproduction-table": _reproduction,
-         "review-session": _review_session, "train-grid": _train_grid}
+         "review-session": _review_session, "train-grid": _train_grid, "length-factors": _length_factors,
+         "score-ceilings": _score_ceilings}
 """Each generated part by its name in a ```generated block; each takes the path up to the site root."""
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 from pycore.figures import length
+from pycore.params import from_json
+from pycore.svg import fmt
 from tests.browser.conftest import READY_MS, expected, shows
 from tests.browser.test_slices import WATCH, settled
 from tests.browser.test_softmax_pages import act
@@ -26,12 +28,14 @@ def test_length_every_control(watched):
     state, r = act(watched, FIG, FID, lambda f: n.fill(position(16)))
     assert state["n"] == 16 and page.locator(f"{FIG} output[data-value='n']").text_content() == "16"
     assert n.get_attribute("aria-valuetext") == "16" and n.input_value() == position(16)
+    says_what_the_readouts_say(page, state, watched.readouts(FIG))
     state, r = act(watched, FIG, FID, lambda f: f.locator("input[data-field='dk']").fill("8"))
     assert state["dk"] == 8
     state, r = act(watched, FIG, FID, lambda f: f.locator("input[data-field='scaling'][value='log-n']").check())
     assert state["scaling"] == "log-n"
     state, r = act(watched, FIG, FID, lambda f: f.locator("input[data-field='s']").fill("1.5"))
     assert state["s"] == 1.5 and float(r["median-max-weight"]) > 0.3
+    says_what_the_readouts_say(page, state, watched.readouts(FIG))
     state, r = act(watched, FIG, FID, lambda f: f.locator("input[data-field='rows']").fill("100"))
     assert state["rows"] == 100
     seed = page.locator(f"{FIG} input[data-field='seed']")
@@ -41,6 +45,14 @@ def test_length_every_control(watched):
     assert state["seed"] != 42
     assert page.locator(f"{FIG} output[data-value='s']").text_content() == "1.5"
     assert watched.errors == []
+
+
+def says_what_the_readouts_say(page, state, readouts):
+    """The caption's live line after a change names the drawn state and the readouts beside it."""
+    live = page.locator(f"{FIG} [data-caption]").text_content()
+    assert live == length.caption(length.parse(from_json(state)))
+    assert f"n = {state['n']} keys" in live and f"the median largest weight is {readouts['median-max-weight']}," in live
+    assert f"{fmt(100 * float(readouts['saturated']), 1)}% of rows are above 0.99" in live
 
 
 def test_a_jump_to_4096_keys_answers_busy_with_progress_and_ends_on_cpythons_drawing(watched):

@@ -205,7 +205,8 @@ def test_a_prediction_below_the_figure_that_answers_it_fails_the_build(tmp_path)
 def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_known_names(tmp_path):
     output = _failed_build(tmp_path, "# Bad\n\n```generated\nall-card\n```\n")
     assert ("bad.md: unknown generated block 'all-card'; known: all-cards, figure-reference, glossary, "
-            "lr-sweep, machine-readable, reproduction-table, review-session, train-grid") in output
+            "length-factors, lr-sweep, machine-readable, reproduction-table, review-session, score-ceilings, "
+            "train-grid") in output
 
 
 def test_an_unknown_claim_fails_the_build_naming_the_page_and_the_nearest_names(tmp_path):

@@ -262,78 +262,124 @@ def test_a_trained_layer_is_confident_where_it_started_unsaturated():
     assert float(end["loss-sqrt"]) < float(start["loss-sqrt"]) / 2
 
 
-LONG_ROWS = 3000
+LONG_ROWS = {8: 100_000, 16: 100_000, 128: 100_000, 1024: 100_000, 4096: 20_000}
+"""Rows per cell of the long-rows table: enough that each printed digit is supported (standard error ≤ a quarter of
+the last digit's unit)."""
 
 
 @lru_cache(maxsize=None)
-def long_rows(n: int, scaling: str, dk: int = 64) -> tuple[np.ndarray, np.ndarray]:
-    """Largest weight and entropy / ln n of independent numpy rows: one query against n keys, iid N(0, 1).
+def long_rows(n: int, dk: int = 64) -> dict[str, np.ndarray]:
+    """Per row of n keys: the largest weight with ÷√d_k and with × s·ln n (s = 1/ln 16), entropy / ln n and ln n − H.
 
-    For a given query the keys' scores q·k_j are iid N(0, ‖q‖²), so each row is drawn as ‖q‖·z_j (its exact law):
-    ‖q‖² ~ χ²_dk, z_j ~ N(0, 1).
+    Independent of the core: for a given query the scores q·k_j are iid N(0, ‖q‖²), so each row is drawn as
+    ‖q‖·z_j (its exact law), ‖q‖² ~ χ²_dk, z_j ~ N(0, 1); both scalings use the same draws.
     """
-    rng = np.random.default_rng(2025 + 13 * n + dk + (7 if scaling == "log-n" else 0))
-    factor = (math.log(n) / math.log(16) if scaling == "log-n" else 1.0) / math.sqrt(dk)
-    norm = np.sqrt(rng.chisquare(dk, LONG_ROWS))
-    largest, ratio = [], []
-    for i in range(0, LONG_ROWS, 250):
-        s = norm[i:i + 250, None] * rng.standard_normal((250, n)) * factor
-        p = np.exp(s - s.max(1, keepdims=True))
-        p /= p.sum(1, keepdims=True)
-        largest.append(p.max(1))
-        ratio.append(-(p * np.log(np.where(p > 0, p, 1.0))).sum(1) / np.log(n))
-    return np.concatenate(largest), np.concatenate(ratio)
+    rng = np.random.default_rng(2024 + n)
+    norm = np.sqrt(rng.chisquare(dk, LONG_ROWS[n])) / math.sqrt(dk)
+    out: dict[str, list[np.ndarray]] = {"sqrt": [], "log": [], "entropy": [], "gap": []}
+    chunk = max(250, 2_000_000 // n)
+    for i in range(0, LONG_ROWS[n], chunk):
+        z = norm[i:i + chunk, None] * rng.standard_normal((len(norm[i:i + chunk]), n))
+        for name, factor in (("sqrt", 1.0), ("log", math.log(n) / math.log(16))):
+            s = z * factor
+            s = s - s.max(1, keepdims=True)
+            e = np.exp(s)
+            total = e.sum(1)
+            out[name].append(1 / total)
+            if name == "sqrt":
+                entropy = np.log(total) - (e * s).sum(1) / total
+                out["entropy"].append(entropy / math.log(n))
+                out["gap"].append(math.log(n) - entropy)
+    return {name: np.concatenate(v) for name, v in out.items()}
 
 
-def median_band(values: np.ndarray, stated: str) -> bool:
-    """Whether a stated median lies in the sample median's three-standard-error band (order statistics), widened by
-    half a unit of the stated value's last digit."""
-    half = 0.5 * 10.0 ** -len(stated.split(".")[1]) if "." in stated else 0.5
-    lo, hi = np.quantile(values, [0.5 - 3 * 0.5 / math.sqrt(len(values)), 0.5 + 3 * 0.5 / math.sqrt(len(values))])
-    return lo - half <= float(stated) <= hi + half
+def median_and_se(values: np.ndarray) -> tuple[float, float]:
+    """The sample median and its standard error from the order statistics half an SE either side."""
+    lo, hi = np.quantile(values, [0.5 - 0.5 / math.sqrt(len(values)), 0.5 + 0.5 / math.sqrt(len(values))])
+    return float(np.median(values)), float(hi - lo) / 2
+
+
+def printed_as(stated: str, value: float, se: float) -> bool:
+    """Whether ``stated`` is ``value`` rounded to its last digit, and that digit is one the sampling error supports."""
+    unit = 10.0 ** -len(stated.split(".")[1]) if "." in stated else 1.0
+    return abs(float(stated.replace(",", "")) - value) <= unit / 2 and se <= unit / 4
 
 
 def long_rows_claims() -> dict[str, str]:
     """Every claimed number on the page by name; a name used twice must state the same number."""
-    import re
-
     pairs = re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', page("long-rows.md"))
-    claims = dict(pairs)
-    assert all(claims[name] == value for name, value in pairs), "a claim that appears twice says the same"
-    return claims
+    found = dict(pairs)
+    assert all(found[name] == value for name, value in pairs), "a claim that appears twice says the same"
+    return found
 
 
-@pytest.mark.parametrize("n", [8, 16, 128, 1024, 4096])
+@pytest.mark.parametrize("n", sorted(LONG_ROWS))
 def test_long_rows_table_is_measured(n):
-    claims = long_rows_claims()
-    largest, ratio = long_rows(n, "sqrt")
-    assert median_band(largest, claims[f"sqrt-{n}"]), (np.median(largest), claims[f"sqrt-{n}"])
-    assert median_band(ratio, claims[f"entropy-{n}"]), (np.median(ratio), claims[f"entropy-{n}"])
-    held, _ = long_rows(n, "log-n")
-    assert median_band(held, claims[f"log-{n}"]), (np.median(held), claims[f"log-{n}"])
+    found = long_rows_claims()
+    cells = long_rows(n)
+    median, se = median_and_se(cells["sqrt"])
+    assert printed_as(found[f"sqrt-{n}"], median, se), (median, se, found[f"sqrt-{n}"])
+    assert printed_as(found[f"ratio-{n}"], n * median, n * se), (n * median, found[f"ratio-{n}"])
+    for row in ("entropy", "gap", "log"):
+        m, e = median_and_se(cells[row])
+        assert printed_as(found[f"{row}-{n}"], m, e), (row, m, e, found[f"{row}-{n}"])
 
 
-def test_long_rows_prose_repeats_the_table_and_log_n_holds():
-    claims = long_rows_claims()
-    assert claims["median-16"] == claims["sqrt-16"] and claims["median-1024"] == claims["sqrt-1024"]
+def test_long_rows_table_states_its_rows_and_the_fade_is_not_evenness():
     text = page("long-rows.md")
-    assert "climbs towards <span data-claim=\"entropy-4096\">" in text
-    assert "stays near <span data-claim=\"log-held\">0.15</span> from 128 keys to 4,096" in text
-    for n in (128, 1024, 4096):
-        assert median_band(long_rows(n, "log-n")[0], "0.15") or abs(np.median(long_rows(n, "log-n")[0]) - 0.15) < 0.015
-    assert "\\(s = 1/\\ln 16\\)" in text and "3,000 rows per cell" in text and LONG_ROWS == 3000
-    assert np.median(long_rows(8, "sqrt")[1]) < np.median(long_rows(4096, "sqrt")[1])
+    assert ("100,000 rows per cell up to \\(n = 1{,}024\\) and 20,000 at 4,096" in text
+            and {n: r for n, r in LONG_ROWS.items()} == {8: 100_000, 16: 100_000, 128: 100_000, 1024: 100_000,
+                                                          4096: 20_000})
+    assert "\\(s = 1/\\ln 16\\)" in text
+    # n × the largest weight grows (it stays many times 1/n) while the largest weight falls toward 0
+    ratios = [n * np.median(long_rows(n)["sqrt"]) for n in sorted(LONG_ROWS)]
+    assert ratios == sorted(ratios) and ratios[-1] > 20
+    assert "the largest weight falls towards 0, while staying many times \\(1/n\\)" in text
+    # entropy / ln n climbs toward 1, but ln n − H rises toward σ²/2 = 1/2: rows do not get closer to even
+    entropy = [np.median(long_rows(n)["entropy"]) for n in sorted(LONG_ROWS)]
+    gap = [np.median(long_rows(n)["gap"]) for n in sorted(LONG_ROWS)]
+    assert entropy == sorted(entropy) and gap == sorted(gap) and 0.45 < gap[-1] < 0.5
+    assert "it rises towards \\(\\sigma^2/2 = 0.5\\)" in text
 
 
-def test_long_rows_caption_names_the_default_state():
+def test_long_rows_prose_repeats_the_table():
+    found = long_rows_claims()
+    text = page("long-rows.md")
+    assert "falls from <span data-claim=\"sqrt-16\">" in text and "with sixteen keys to <span data-claim=\"sqrt-1024\">" in text
+    assert found["ratio-1024-round"] == str(round(float(found["ratio-1024"])))
+    assert "the largest weight is about <span data-claim=\"ratio-1024-round\">" in text
+    held = [median_and_se(long_rows(n)["log"])[0] for n in (128, 1024, 4096)]
+    assert found["log-low"] == f"{min(held):.2f}" and found["log-high"] == f"{max(held):.2f}"
+    assert "from 128 keys on, the median largest weight stays between" in text
+
+
+def test_long_rows_caption_is_true_in_every_state_and_its_live_line_names_the_state():
+    from pycore import long_rows as core
     from pycore.figures import length
 
-    s = length.State()
-    assert (s.rows, s.n, s.dk, s.scaling) == (200, 1024, 64, "sqrt")
-    assert "200 rows of n = 1024 keys each at dₖ = 64 with ÷√dₖ" in page("long-rows.md")
-    assert "the largest weights sit near one hundredth" in page("long-rows.md")
-    assert 0.005 < float(length.readouts(s)["median-max-weight"]) < 0.02
-    assert float(length.readouts(s)["saturated"]) == 0
+    source = (ROOT / "site_src" / "long-rows.md").read_text(encoding="utf-8")
+    (caption,) = [m.caption for m in map(parse_marker, (f.group("body") for f in FENCE.finditer(source)))
+                  if m.figure == "length"]
+    for bound in ("200 rows", "1024", "one hundredth", "dₖ = 64", "near "):
+        assert bound not in caption, bound
+    assert "where a ring marks your n from 8 keys on" in caption and core.CHART_NS[0] == 8
+    assert "Drag n down to 16 for the rows of Step 5 (the Home key jumps to the shortest row, 2 keys)" in caption
+    (slider,) = [c for c in length.CONTROLS if getattr(c, "name", "") == "n" and c.kind == "range"]
+    assert slider.stops[0] == 2 and 16 in slider.stops and saturation.State().n == 16
+    assert length.caption(length.State()).startswith("200 rows of n = 1024 keys each at dₖ = 64, with ÷√dₖ:")
+
+
+def test_long_rows_rules_for_long_texts():
+    """Llama 4's step, YaRN's factor for Kimi K2's 64× context and DeepSeek-V3's 40×, against their closed forms."""
+    from pycore.experiments import fixes
+
+    found = long_rows_claims()
+    assert found["llama4-floor"] == f"{fixes.LLAMA4_FLOOR:,}" == "8,192"
+    assert int(found["kimi-stretch"]) == fixes.KIMI_STRETCH == 64
+    assert found["kimi-factor"] == f"{(0.1 * np.log(64) + 1) ** 2:.1f}" == f"{fixes.yarn(64):.1f}"
+    assert found["deepseek-factor"] == f"{(0.1 * np.log(40) + 1) ** 2:.2f}" == f"{fixes.yarn(fixes.DEEPSEEK_STRETCH):.2f}"
+    assert (float(found["cap"]), float(found["tau"])) == (fixes.CAP, fixes.TAU)
+    assert (float(found["start"]), float(found["growth"])) == (fixes.START, fixes.GROWTH)
 
 
 def test_assumptions_separates_what_the_variance_and_the_counts_need():
@@ -483,3 +529,27 @@ def test_step7_subtracting_the_largest_score_and_the_masks_numbers():
     masked = np.full(5, -1e9, np.float32)
     p = np.exp(masked - masked.max())
     assert np.allclose(p / p.sum(), 0.2), "a fully masked row of −10⁹ gives equal weights"
+
+
+def test_assumptions_variance_rule_needs_uncorrelated_entries_within_a_vector():
+    """Independent q and k are not enough: q = (a, a), k = (b, b) doubles the variance of q·k from 2 to 4."""
+    text = page("assumptions.md")
+    assert "as long as the entries within \\(q\\) (or within \\(k\\)) are uncorrelated too" in text
+    assert "have \\(\\operatorname{Var}(q \\cdot k) = 4\\), not 2" in text
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 1_000_000))
+    q, k = np.stack([a, a], 1), np.stack([b, b], 1)
+    var = (q * k).sum(1).var()
+    assert abs(var - 4) < 5 * math.sqrt(32 / 1_000_000)  # Var of (2ab)² is 4²·(E[a⁴]E[b⁴] − 1) = 16·8
+    assert abs((np.stack([a, rng.standard_normal(a.size)], 1) * k).sum(1).var() - 2) < 0.02
+
+
+def test_assumptions_gpt2_start_grows_with_its_width():
+    """A fixed 0.02 gives a starting score sd of 0.02²·d_model after ÷√d_k: GPT-2's four widths, each with d_k = 64."""
+    claims_ = dict(re.findall(r'<span data-claim="([\w-]+)">([^<]+)</span>', page("assumptions.md")))
+    widths = [int(w.replace(",", "")) for w in re.split(r", (?:and )?| and ", claims_["gpt2-widths"])]
+    starts = [float(s) for s in re.split(r", (?:and )?| and ", claims_["gpt2-starts"])]
+    assert widths == [768, 1024, 1280, 1600] and all(w % 64 == 0 for w in widths)
+    assert starts == [round(0.02 ** 2 * w, 2) for w in widths]
+    assert "At a fixed width \\(d_\\text{model}\\) the divisor still keeps that starting point the same" in page(
+        "assumptions.md")

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -9,8 +10,9 @@ import pytest
 from pycore import bridge, long_rows, rows
 from pycore.controls import Range
 from pycore.detmath import exp, exps
-from pycore.figures import control_values, length
+from pycore.figures import _chart, control_values, length
 from pycore.params import ParamError
+from pycore.svg import fmt, sig
 
 
 def numpy_rows(state) -> tuple[np.ndarray, np.ndarray]:
@@ -143,4 +145,55 @@ def test_resample_moves_the_seed_and_the_drawing_says_what_it_shows():
     assert length.update(s, {"type": "resample"}).seed != s.seed
     assert (s.n, s.dk, s.scaling, s.rows) == (1024, 64, "sqrt", 200)
     svg = length.render(s)
-    assert svg.count("<svg") == 2 and "1/n = 0.00098" in svg and "Median largest weight against n, dₖ = 64" in svg
+    assert svg.count("<svg") == 2 and "1/n = 0.00098" in svg and "Median largest weight, dₖ = 64" in svg
+
+
+def _labels(svg: str) -> dict[str, tuple[float, float, float]]:
+    """The histogram's two line labels: (left, right, baseline) of each, its width estimated from its characters."""
+    found = {}
+    for m in re.finditer(r'<text x="([\d.]+)" y="([\d.]+)" class="(sq-tick|sq-value)"(?: text-anchor="(\w+)")?>'
+                         r'((?:1/n = |&gt; 0\.99: )[^<]*)</text>', svg):
+        x, y, cls, anchor, words = float(m[1]), float(m[2]), m[3], m[4], m[5].replace("&gt;", ">")
+        width = len(words) * (length.TICK_CHAR if cls == "sq-tick" else 8.0)
+        left = x - width if anchor == "end" else x
+        found["even" if words.startswith("1/n") else "saturated"] = (left, left + width, y)
+    return found
+
+
+@pytest.mark.parametrize("n", [2, 3, 8, 16, 64, 128, 300, 480, 512, 1024, 4096])
+def test_the_line_labels_never_meet_each_other_a_bar_or_the_other_line(n):
+    """Both labels sit above the plotting box on rows of their own, inside the panel, and the 1/n label keeps off the
+    0.99 line (issue: "1/n = 0.5" and "> 0.99: 0.6 %" overlapped at small n)."""
+    state = length.State(n=n, rows=50)
+    svg = length.render(state).split("</svg>")[0]
+    labels = _labels(svg)
+    (even_l, even_r, even_y), (sat_l, sat_r, sat_y) = labels["even"], labels["saturated"]
+    assert sat_y < even_y < length.PLOT_TOP - 4 and sat_y - 11 > 20  # below the title, above the bars
+    assert 0 <= even_l and even_r <= _chart.W and 0 <= sat_l and sat_r <= _chart.W
+    x_sat = 46 + (288 - 46) * (math.log10(0.99) + 4) / 4
+    x_even = 46 + (288 - 46) * (math.log10(1 / n) + 4) / 4
+    assert not even_l <= x_sat <= even_r and not even_l <= x_even <= even_r
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_the_live_caption_says_what_the_readouts_say(state):
+    """The caption's live line names the drawn rows and repeats the readouts, in every state."""
+    live, r = length.caption(state), length.readouts(state)
+    rule = "with ÷√dₖ" if state.scaling == "sqrt" else f"with ÷√dₖ × s·ln n (s = {sig(state.s, 3)})"
+    assert live.startswith(f"{state.rows} rows of n = {state.n} keys each at dₖ = {state.dk}, {rule}: ")
+    assert f"the median largest weight is {r['median-max-weight']}, " in live
+    assert f"{sig(state.n * float(r['median-max-weight']), 2)} times 1/n" in live
+    assert f"{fmt(100 * float(r['saturated']), 1)}% of rows are above 0.99" in live
+
+
+def test_the_bridge_answers_with_the_live_caption_of_the_state_drawn():
+    """A change answers with the new state's caption; a busy answer's caption is the drawn (smaller) state's."""
+    start = json.loads(bridge.handle(json.dumps({"op": "render", "figure": "length", "params": {"n": "16"}})))
+    assert start["caption"] == length.caption(length.State(n=16))
+    event = {"type": "set", "field": "scaling", "value": "log-n"}
+    a = json.loads(bridge.handle(json.dumps({"op": "update", "figure": "length", "state": start["state"],
+                                             "event": event})))
+    assert a["caption"] == length.caption(length.State(n=16, scaling="log-n")) and "s·ln n (s = 0.361)" in a["caption"]
+    busy = bridge.answer(length, length.State(n=4000, dk=35, rows=300, seed=78), slice_ms=1)
+    drawn = length.State(**busy["drawn"])
+    assert busy["busy"] and drawn.rows < 300 and busy["caption"] == length.caption(drawn)
