@@ -2,13 +2,16 @@
 
 Run after ``make site``. The site is served as a real host serves it (tests/bench_server.py:
 compressed, with ETags), and page loads are measured twice: on loopback and under a throttled
-profile that Chromium's DevTools protocol emulates (10 Mbit/s down, 40 ms round trip). Then
-Lighthouse (tests/lighthouse.mjs, the pinned npm package) scores every page of mkdocs.yml's nav and
-three embed pages with its default mobile settings under devtools throttling. Nothing here is
+profile that Chromium's DevTools protocol emulates (10 Mbit/s down, 40 ms round trip). A trace of
+every page with figures at 4x CPU slowdown counts the long tasks run once Python is ready, and a
+trace of a repeat visit says where its time goes. Then Lighthouse (tests/lighthouse.mjs, the pinned
+npm package) scores every page of mkdocs.yml's nav against the floor, the figure-free References page,
+in one interleaved run (the floor before every page, twice over), and three embed pages against
+absolute targets, with its default mobile settings under devtools throttling. Nothing here is
 asserted; the figures go into notes and the README.
 
 ``python -m tests.bench --lighthouse [PAGE ...]`` runs Lighthouse alone, on the pages named (site
-paths such as ``/step-5/``) or on all of them.
+paths such as ``/step-5/``; the floor is added) or on all of them.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 from tests.bench_server import Host
+from tests.bench_trace import LONG_TASK_MS, PHASES, READY_MARK, long_tasks_after_ready, repeat_phases
 from tests.browser_setup import executable
 from tests.conftest import ROOT, article_pages
 
@@ -127,6 +131,69 @@ def cold_and_repeat(browser, host: Host, profile: dict | None) -> tuple[float, l
     return cold, log, later, repeat
 
 
+PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75, "is_mobile": True, "has_touch": True}
+"""Lighthouse's mobile screen (a Moto G Power)."""
+TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "blink.user_timing",
+          "v8.execute", "v8.wasm", "disabled-by-default-v8.wasm", "loading"]
+MARK_READY = f"""new MutationObserver((_, obs) => {{
+  if (document.querySelector('[data-figure][data-ready="true"]')) {{ performance.mark("{READY_MARK}"); obs.disconnect(); }}
+}}).observe(document, {{ subtree: true, attributes: true, attributeFilter: ["data-ready"] }});"""
+ALL_AWAKE = "() => [...document.querySelectorAll('[data-figure]')].every((f) => f.dataset.ready === 'true' && !f.dataset.busy)"
+
+
+def traced(browser, page, go) -> list[dict]:
+    """Chromium's trace events while ``go()`` runs in the page."""
+    browser.start_tracing(page=page, categories=TRACED)
+    go()
+    return json.loads(browser.stop_tracing())["traceEvents"]
+
+
+def hydration(browser, host: Host, path: str) -> list[dict]:
+    """A cold load of the page on a phone-sized screen at 4x CPU slowdown (loopback), traced until every figure
+    is awake and idle and 3 s more (Python's snapshot, the service worker's install): its long tasks after the
+    first figure is marked ready. The bench polls every half second, not every frame, so it adds no frames."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.add_init_script(MARK_READY)
+
+    def go():
+        page.goto(host.url + path)
+        page.wait_for_function(ALL_AWAKE, polling=500, timeout=180_000)
+        page.wait_for_timeout(3000)
+    events = traced(browser, page, go)
+    context.close()
+    return long_tasks_after_ready(events)
+
+
+def repeat_breakdown(browser, host: Host) -> dict[str, float] | None:
+    """A first visit to Step 2 on loopback, then a traced repeat visit in a new page: where its time goes."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.add_init_script(READY)
+    page.goto(f"{host.url}/step-2/")
+    page.wait_for_function("() => window.readyAt !== undefined", polling=200, timeout=120_000)
+    settle(host, page)
+    page.wait_for_timeout(2000)  # the worker keeps its snapshot a second after the figures are served
+    page.close()
+    page = context.new_page()
+    page.add_init_script(MARK_READY)
+
+    def go():
+        page.goto(f"{host.url}/step-2/")
+        page.wait_for_function(ALL_AWAKE, polling=200, timeout=120_000)
+    events = traced(browser, page, go)
+    started = page.evaluate("() => window.sqrtDk.startedFrom()")
+    context.close()
+    phases = repeat_phases(events)
+    return phases if phases and started == "snapshot" else None
+
+
+def with_figures(pages: list[str]) -> list[str]:
+    """The pages whose built HTML has a figure."""
+    return [p for p in pages if 'data-figure="' in (SITE / p.strip("/") / "index.html").read_text(encoding="utf-8")]
+
+
 def drag_latency(browser, server) -> tuple[list[float], list[float], list[float]]:
     """Per drag, from the moment the page's handler sees the move: to the new SVG swapped in; to the start
     of the frame that paints it (the time stamp the browser gives that frame's animation callbacks); and to
@@ -134,7 +201,8 @@ def drag_latency(browser, server) -> tuple[list[float], list[float], list[float]
 
     Chromium delivers pointer moves aligned to frames, so the clock starts when the page's
     handler sees the move, not at the OS time stamp. A swap that misses the next frame shows up
-    as one more frame (16.7 ms) in the second measure.
+    as one more frame (16.7 ms) in the second measure. The page applies an answer in a frame's
+    callbacks, so the frame that paints a swap is the one whose callbacks made it.
     """
     context, page = fresh_page(browser)
     page.goto(f"{server.url}/step-2/")
@@ -144,13 +212,18 @@ def drag_latency(browser, server) -> tuple[list[float], list[float], list[float]
       const stage = fig.querySelector('.sq-figure__stage');
       window.lat = { swap: [], paint: [], frame: [] };
       stage.addEventListener('pointermove', () => { window.lastInput = performance.now(); }, true);
+      // The frame being rendered, if any: a swap made in its callbacks (wake.js applies answers there) is painted by it.
+      let rendering = null;
+      const watch = (t) => { rendering = t; setTimeout(() => { rendering = null; }); requestAnimationFrame(watch); };
+      requestAnimationFrame(watch);
       new MutationObserver(() => {
         const t0 = window.lastInput, now = performance.now();
         window.lat.swap.push(now - t0);
-        requestAnimationFrame((frameStart) => {
+        const painted = (frameStart) => {
           window.lat.paint.push(frameStart - t0);
           window.lat.frame.push(performance.now() - t0);
-        });
+        };
+        if (rendering !== null) painted(rendering); else requestAnimationFrame(painted);
       }).observe(stage, { childList: true });
     }""")
     box = page.locator("[data-figure='dot-product'] [data-handle='q'] .sq-dot").bounding_box()
@@ -256,8 +329,89 @@ LIGHTHOUSE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices":
 """The issue's targets: scores at least these, LCP and TBT (ms) and CLS at most these."""
 
 
+FLOOR = "/references/"
+"""The floor: the site's page with no figure, no math and no script of ours to speak of, only the theme's."""
+ROUNDS = 2
+"""Each page is scored this many times and its best kept: Lighthouse's numbers vary from run to run."""
+FLOOR_TARGETS = {"tbt": 1.25, "performance": 5, "lcp": 2500, "cls": 0.05, "accessibility": 100,
+                 "best-practices": 100, "seo": 100}
+"""The issue's targets against the floor: TBT at most 1.25x the floor's and performance at most 5 points
+below it, in the same run; LCP (ms) and CLS at most these, the other scores at least these."""
+BEST = {"performance": max, "accessibility": max, "best-practices": max, "seo": max, "fcp": min, "lcp": min,
+        "tbt": min, "cls": min, "mainThread": min, "elements": min}
+
+
+def interleaved(pages: list[str], floor: str = FLOOR, rounds: int = ROUNDS) -> list[str]:
+    """The order of the Lighthouse runs: each round has the floor before every page and after the last, so
+    every run of a page sits between two of the floor's, whatever else the machine is doing meanwhile."""
+    order: list[str] = []
+    for _ in range(rounds):
+        for page in pages:
+            order += [floor, page]
+        order.append(floor)
+    return order
+
+
+def best(runs: list[dict]) -> dict:
+    """The best of a page's runs, measure by measure, the range of the host's CPU index over them, and the
+    audits that failed in every run; an error if no run gave numbers."""
+    good = [r for r in runs if "performance" in r]
+    if not good:
+        return {"page": runs[0]["page"], "error": next((r["error"] for r in runs if r.get("error")), "no result")}
+    indexes = [r["benchmarkIndex"] for r in good]
+    return {"page": good[0]["page"], **{k: pick(r[k] for r in good) for k, pick in BEST.items()},
+            "cpu": (min(indexes), max(indexes)), "runs": len(good),
+            "failed": sorted(set.intersection(*(set(r["failed"]) for r in good)))}
+
+
+def against_floor(order: list[str], results: list[dict], floor: str = FLOOR) -> list[tuple[dict, dict]]:
+    """Each page's best run beside the best of the floor's runs next to its own (just before and just after
+    each), in the order the pages first ran."""
+    runs: dict[str, tuple[list[dict], list[dict]]] = {}
+    for i, (page, result) in enumerate(zip(order, results)):
+        if page == floor:
+            continue
+        near = [results[j] for j in (i - 1, i + 1) if 0 <= j < len(results) and order[j] == floor]
+        mine, floors = runs.setdefault(page, ([], []))
+        mine.append(result)
+        floors.extend(near)
+    return [(best(mine), best(floors)) for mine, floors in runs.values() if floors]
+
+
+def floor_table(pairs: list[tuple[dict, dict]]) -> str:
+    """Each page against its floor as one text table: performance, TBT and main-thread work beside the floor's
+    (a difference, and ratios), LCP, CLS, the other scores, elements, the CPU index; a mark on each miss."""
+    t = FLOOR_TARGETS
+    head = ("page", "perf", "floor", "diff", "TBT", "floor", "x", "main thread", "floor", "x", "LCP", "CLS",
+            "a11y", "b-p", "SEO", "elements", "CPU", "failed audits")
+    goal = ("target", "", "", f">=-{t['performance']}", "", "", f"<={t['tbt']}", "", "", "", f"<={t['lcp'] / 1000:.1f} s",
+            f"<={t['cls']}", f"{t['accessibility']}", f"{t['best-practices']}", f"{t['seo']}", "", "", "")
+    rows = [head, goal]
+    for page, floor in pairs:
+        if "error" in page or "error" in floor:
+            rows.append((page["page"], "error", *[""] * 15, (page.get("error") or floor.get("error"))[:80]))
+            continue
+        diff = page["performance"] - floor["performance"]
+        tbt = page["tbt"] / floor["tbt"] if floor["tbt"] else float("inf") if page["tbt"] else 1.0
+        work = page["mainThread"] / floor["mainThread"]
+        cpus = sorted({*page["cpu"], *floor["cpu"]})
+        rows.append((page["page"], f"{page['performance']}", f"{floor['performance']}",
+                     _mark(f"{diff:+d}", diff >= -t["performance"]), f"{page['tbt']:.0f} ms", f"{floor['tbt']:.0f} ms",
+                     _mark(f"{tbt:.2f}", tbt <= t["tbt"]), f"{page['mainThread'] / 1000:.1f} s",
+                     f"{floor['mainThread'] / 1000:.1f} s", f"{work:.2f}",
+                     _mark(f"{page['lcp'] / 1000:.1f} s", page["lcp"] <= t["lcp"]), _mark(f"{page['cls']:.3f}", page["cls"] <= t["cls"]),
+                     *(_mark(f"{page[c]}", page[c] >= t[c]) for c in ("accessibility", "best-practices", "seo")),
+                     f"{page['elements']:.0f}", f"{cpus[0]}-{cpus[-1]}", ", ".join(page["failed"])))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines) + ("\n(best of each page's runs, beside the best of the floor's runs just before and just after them; "
+                                "diff: performance points against the floor's; x: ratio to the floor's; * misses its target; "
+                                "CPU: the range of Lighthouse's benchmarkIndex over those runs; failed audits: those with weight "
+                                "below 0.9 in every run)")
+
+
 def lighthouse(host: Host, pages: list[str], chromium: str) -> list[dict]:
-    """One Lighthouse run per page (tests/lighthouse.mjs), each in a fresh Chromium: its JSON result."""
+    """One Lighthouse run per address, in order (tests/lighthouse.mjs), each in a fresh Chromium: its JSON result."""
     node = subprocess.run(["node", str(ROOT / "tests" / "lighthouse.mjs"), *(host.url + p for p in pages)],
                           cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": chromium})
     results = [json.loads(line) for line in node.stdout.splitlines() if line.startswith("{")]
@@ -273,7 +427,7 @@ def _mark(text: str, ok: bool) -> str:
 
 
 def lighthouse_table(results: list[dict]) -> str:
-    """The Lighthouse results as one text table, the targets on top and a mark on each number that misses."""
+    """The Lighthouse results as one text table, the absolute targets on top and a mark on each number that misses."""
     t = LIGHTHOUSE_TARGETS
     head = ("page", "perf", "FCP", "LCP", "TBT", "CLS", "a11y", "b-p", "SEO", "CPU", "failed audits")
     goal = ("target", f">={t['performance']}", "", f"<={t['lcp'] / 1000:.1f} s", f"<={t['tbt']} ms",
@@ -310,7 +464,7 @@ def main() -> int:
     chromium = executable()
     pages = args.lighthouse or [*article_pages(), *EMBEDS]
     if args.lighthouse is not None:
-        print(lighthouse_table(lighthouse(host, pages, chromium)))
+        print(scored(host, pages, chromium))
         host.close()
         return 0
     loads = {}
@@ -328,8 +482,10 @@ def main() -> int:
         pools, steps = worker_timings(browser, host)
         first_redraw, jump_done, jump_drags = jump(browser, host)
         train_step, train_run = training(browser, host)
+        hydrated = {path: hydration(browser, host, path) for path in with_figures(article_pages())}
+        phases = repeat_breakdown(browser, host)
         browser.close()
-    scores = lighthouse(host, pages, chromium)
+    scores = scored(host, pages, chromium)
     host.close()
     build = build_seconds()
     loop, slow = loads["loopback"], loads["throttled"]
@@ -364,13 +520,41 @@ def main() -> int:
         ("default live training run, Run to last step drawn", f"{train_run:.1f} s", "<= 15"),
         ("mkdocs build --strict", f"{build:.1f} s", "<= 10 s"),
     ]
+    for i, name in enumerate(PHASES if phases else ()):
+        rows.insert(5 + i, (f"  repeat visit, loopback, traced: {name}",
+                            f"{phases[name]:.0f} ms {phases[name] / phases['total']:4.0%}", ""))
+    if phases:
+        rows.insert(5 + len(PHASES), ("  of which wasm functions compiled lazily as Python runs",
+                                      f"{phases['lazy wasm compile']:.0f} ms {phases['lazy wasm compile'] / phases['total']:4.0%}", ""))
+    ours = sum(t["whose"] == "ours" for tasks in hydrated.values() for t in tasks)
+    rows.append((f"our long tasks (> {LONG_TASK_MS} ms, 4x CPU) after Python is ready, {len(hydrated)} pages with figures",
+                 _mark(f"{ours}", ours == 0), "0"))
+    rows.append(("  all long tasks after Python is ready: ours / the theme's / no script",
+                 " / ".join(str(sum(t["whose"] == w for ts in hydrated.values() for t in ts)) for w in ("ours", "theme", "none")), ""))
     width = max(len(r[0]) for r in rows)
     print(f"\n{'measure'.ljust(width)}  {'value':>18}  target")
     for name, value, note in rows:
         print(f"{name.ljust(width)}  {value:>18}  {note}")
-    print("\nLighthouse 12, default mobile settings, devtools throttling (one run per page):\n")
-    print(lighthouse_table(scores))
+    for path, tasks in hydrated.items():
+        for t in tasks:
+            print(f"  long task after Python is ready on {path}: {t['ms']:.0f} ms at +{t['start']:.0f} ms, scripts: {t['whose']}")
+    print(f"\nLighthouse 12.2.3, default mobile settings, devtools throttling, each page against the floor ({FLOOR}):\n")
+    print(scores)
     return 0
+
+
+def scored(host: Host, pages: list[str], chromium: str) -> str:
+    """Lighthouse on the pages: the article's pages interleaved with the floor, best of ROUNDS, as one table
+    against it; embed pages (and the floor when named alone) once each, against absolute targets."""
+    article = [p for p in pages if not p.startswith("/embed/") and p != FLOOR]
+    absolute = [p for p in pages if p not in article and (p != FLOOR or not article)]
+    out = []
+    if article:
+        order = interleaved(article)
+        out.append(floor_table(against_floor(order, lighthouse(host, order, chromium))))
+    if absolute:
+        out.append(lighthouse_table(lighthouse(host, absolute, chromium)))
+    return "\n\n".join(out)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 // Lighthouse for make bench: each address given on the command line in a fresh Chromium (CHROME_PATH),
 // with Lighthouse's default mobile settings but devtools throttling (the network and the 4x CPU
 // slowdown applied to the real page rather than simulated). Prints one JSON object per line:
-// the address, the four category scores, FCP / LCP / TBT in ms, CLS, the audits that failed, and
-// Lighthouse's benchmarkIndex of the host for that run (the 4x slowdown is relative to it).
+// the address, the four category scores, FCP / LCP / TBT in ms, CLS, main-thread work in ms, the
+// page's element count, the audits that failed, and Lighthouse's benchmarkIndex of the host for
+// that run (the 4x slowdown is relative to it).
 // With LIGHTHOUSE_REPORT=file.json set, the last page's whole report is written there too.
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
@@ -26,6 +27,7 @@ async function audit(url) {
       url, ...Object.fromEntries(CATEGORIES.map((id) => [id, score(id)])),
       fcp: value("first-contentful-paint"), lcp: value("largest-contentful-paint"),
       tbt: value("total-blocking-time"), cls: value("cumulative-layout-shift"),
+      mainThread: value("mainthread-work-breakdown"), elements: value("dom-size"),
       failed: [...new Set(failed)], benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
       error: lhr.runtimeError ? lhr.runtimeError.message : null,
     };

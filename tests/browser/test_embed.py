@@ -203,7 +203,7 @@ def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fre
     assert status.text_content() == ""
     seen = page.evaluate("() => window.whilePending")
     assert seen and all(text.startswith(PENDING) for text in seen), seen
-    assert f"{PENDING} (Loading Python in your browser: loading the figures' code…)" in seen
+    assert f"{PENDING} (Loading Python: the figures' code…)" in seen
     assert page.uncaught == [] and page.console_errors == []
 
 

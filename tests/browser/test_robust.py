@@ -120,5 +120,5 @@ def test_python_downloads_while_the_page_parses_and_progress_is_shown(fresh, ser
     })""")
     assert timing["wasm"]["initiatorType"] == "link" and timing["wasm"]["startTime"] < timing["parsed"]
     seen = page.evaluate("() => window.seen")
-    assert "Loading Python in your browser: loading the Python runtime…" in seen
-    assert "Loading Python in your browser: loading the figures' code…" in seen
+    assert "Loading Python: the runtime…" in seen
+    assert "Loading Python: the figures' code…" in seen

@@ -1,8 +1,11 @@
-"""make bench's Lighthouse table: a mark on each number that misses the issue's targets, none on the rest."""
+"""make bench's tables and traces: a mark on each number that misses the issue's targets (absolute for the embed
+pages, against the floor for the article's), the floor's runs each page is compared with, and what the traces
+of a page's hydration and of a repeat visit are read to say."""
 
 from __future__ import annotations
 
-from tests.bench import LIGHTHOUSE_TARGETS, lighthouse_table
+from tests.bench import LIGHTHOUSE_TARGETS, against_floor, best, floor_table, interleaved, lighthouse_table
+from tests.bench_trace import PHASES, long_tasks_after_ready, repeat_phases
 
 
 def row(**changes) -> dict:
@@ -35,3 +38,109 @@ def test_each_number_past_its_target_is_marked_and_the_failed_audits_are_listed(
 def test_a_page_lighthouse_could_not_load_says_why_instead_of_numbers():
     table = lighthouse_table([{"page": "/embed/x/", "error": "NO_FCP: the page painted nothing"}])
     assert cells(table, "/embed/x/") == ["/embed/x/", "error", "NO_FCP:", "the", "page", "painted", "nothing"]
+
+
+# The run against the floor: the order of the runs, which floor runs each page is compared with, the marks.
+
+def run(page: str, **changes) -> dict:
+    """One Lighthouse result of a page, as tests/lighthouse.mjs prints it, with the given fields changed."""
+    return {**row(page=page, performance=70, tbt=1000, mainThread=4000, elements=800, lcp=2000, cls=0.01), **changes}
+
+
+def test_the_floor_runs_before_every_page_and_after_the_last_in_each_round():
+    assert interleaved(["/a/", "/b/"], floor="/f/", rounds=2) == ["/f/", "/a/", "/f/", "/b/", "/f/",
+                                                                  "/f/", "/a/", "/f/", "/b/", "/f/"]
+
+
+def test_each_page_is_compared_with_the_best_of_the_floor_runs_next_to_its_own():
+    order = ["/f/", "/a/", "/f/", "/b/", "/f/"]
+    results = [run("/f/", tbt=900), run("/a/", tbt=1200), run("/f/", tbt=800), run("/b/", tbt=1500),
+               run("/f/", tbt=400, performance=80)]
+    (a, floor_a), (b, floor_b) = against_floor(order, results, floor="/f/")
+    assert (a["page"], a["tbt"], floor_a["tbt"], floor_a["performance"]) == ("/a/", 1200, 800, 70)
+    assert (b["page"], b["tbt"], floor_b["tbt"], floor_b["performance"]) == ("/b/", 1500, 400, 80)
+
+
+def test_a_page_keeps_its_best_of_two_measure_by_measure():
+    picked = best([run("/a/", performance=60, tbt=900, benchmarkIndex=1000, failed=["x", "y"]),
+                   run("/a/", performance=66, tbt=1300, benchmarkIndex=1400, failed=["y"])])
+    assert (picked["performance"], picked["tbt"], picked["cpu"], picked["failed"]) == (66, 900, (1000, 1400), ["y"])
+
+
+def test_a_page_within_every_target_against_its_floor_has_no_mark():
+    floor = best([run("/references/", performance=70, tbt=1000, mainThread=4000)])
+    page = best([run("/step-5/", performance=65, tbt=1250, mainThread=6000, lcp=2500, cls=0.05, elements=2633)])
+    assert cells(floor_table([(page, floor)]), "/step-5/") == [
+        "/step-5/", "65", "70", "-5", "1250", "ms", "1000", "ms", "1.25", "6.0", "s", "4.0", "s", "1.50",
+        "2.5", "s", "0.050", "100", "100", "100", "2633", "1076-1076"]
+
+
+def test_each_miss_against_the_floor_is_marked():
+    floor = best([run("/references/", performance=70, tbt=1000, benchmarkIndex=900)])
+    page = best([run("/step-5/", performance=64, tbt=1260, lcp=2600, cls=0.06, accessibility=98, benchmarkIndex=1200,
+                     failed=["total-blocking-time"])])
+    assert cells(floor_table([(page, floor)]), "/step-5/") == [
+        "/step-5/", "64", "70", "-6", "*", "1260", "ms", "1000", "ms", "1.26", "*", "4.0", "s", "4.0", "s", "1.00",
+        "2.6", "s", "*", "0.060", "*", "98", "*", "100", "100", "800", "900-1200", "total-blocking-time"]
+
+
+def test_a_page_without_numbers_says_why_in_the_floor_table():
+    failed = best([{"page": "/step-5/", "url": "x", "error": "NO_FCP: the page painted nothing"}])
+    table = floor_table([(failed, best([run("/references/")]))])
+    assert cells(table, "/step-5/") == ["/step-5/", "error", "NO_FCP:", "the", "page", "painted", "nothing"]
+
+
+# Traces: the long tasks after Python is ready, and whose scripts ran in them; the repeat visit's spans.
+
+PAGE, WORKER = (1, 1), (1, 7)
+
+
+def event(name: str, ts: float, dur: float = 0.0, thread=PAGE, url: str | None = None, ph: str = "X") -> dict:
+    """A trace event at ts ms lasting dur ms (the trace format counts microseconds)."""
+    e = {"name": name, "ph": ph, "ts": ts * 1000, "dur": dur * 1000, "pid": thread[0], "tid": thread[1]}
+    if url is not None:
+        e["args"] = {"data": {"url": url}}
+    return e
+
+
+def test_long_tasks_after_the_ready_mark_are_counted_with_whose_scripts_ran():
+    events = [
+        event("RunTask", 0, 400), event("FunctionCall", 10, 300, url="http://h/assets/javascripts/bundle.js"),
+        event("python-ready", 1000, ph="I"),
+        event("RunTask", 990, 60), event("FunctionCall", 995, 50, url="http://h/assets/sqrt-dk/bridge-client.js"),
+        event("RunTask", 1100, 70), event("FunctionCall", 1105, 30, url="http://h/assets/javascripts/bundle.js"),
+        event("RunTask", 1200, 80), event("Paint", 1210, 60),
+        event("RunTask", 1300, 50), event("FunctionCall", 1301, 49, url="http://h/assets/sqrt-dk/wake.js"),
+        event("RunTask", 1400, 90, thread=WORKER),
+    ]
+    assert long_tasks_after_ready(events) == [{"start": -10, "ms": 60, "whose": "ours"},
+                                              {"start": 100, "ms": 70, "whose": "theme"},
+                                              {"start": 200, "ms": 80, "whose": "none"}]
+
+
+def test_without_the_ready_mark_no_task_is_counted():
+    assert long_tasks_after_ready([event("RunTask", 0, 400)]) == []
+
+
+def test_the_repeat_visit_is_split_at_the_worker_start_the_wasm_and_the_marks():
+    events = [
+        event("navigationStart", 0, ph="I"),
+        event("RunTask", 800, 5, thread=WORKER),
+        event("wasm.StartStreamingCompilation", 1100, thread=WORKER),
+        event("wasm.FinishStreaming", 1180, 20, thread=WORKER),
+        event("wasm.AsyncInstantiate", 1210, 30, thread=WORKER),
+        event("wasm.CompileLazy", 1300, 10, thread=WORKER),
+        event("sqrt-dk:pyodide", 1400, thread=WORKER, ph="R"),
+        event("wasm.CompileLazy", 1450, 15, thread=WORKER),
+        event("sqrt-dk:core", 1500, thread=WORKER, ph="R"),
+        event("python-ready", 1560, ph="I"),
+    ]
+    assert repeat_phases(events) == {
+        "the page, until our worker starts": 800, "Pyodide's JavaScript": 300, "wasm: compile and instantiate": 140,
+        "snapshot restore (Pyodide's bootstrap)": 160, "the core: unpack and import the bridge": 100,
+        "Python ready -> first figure awake": 60, "total": 1560, "lazy wasm compile": 25}
+    assert list(PHASES) == list(repeat_phases(events))[:len(PHASES)]
+
+
+def test_a_repeat_visit_without_the_workers_marks_is_not_split():
+    assert repeat_phases([event("navigationStart", 0, ph="I"), event("python-ready", 1560, ph="I")]) is None

@@ -12,6 +12,7 @@
 import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
+import { nextFrame } from "./wake.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
 export function query(state) {
@@ -45,7 +46,7 @@ export class FigureView {
     this.client = client;
     this.onEmbedPage = onEmbedPage;
     this.stage = el.querySelector(".sq-figure__stage");
-    this.svg = null; // the last SVG shown from an answer
+    this.svg = null; // the SVG shown: the built one (read when the first answer comes), then the last answer's
     this.drag = null; // while dragging: {handle, svg: the index of the SVG that holds it, offset: pointer - centre}
     this.announce = false; // read the readouts out once the figure settles
     this.track = false; // the reader changed this figure: the address follows it
@@ -63,7 +64,7 @@ export class FigureView {
         if (event.type === "continue") return { ...base, op: "continue", state: this.state };
         return { ...base, op: "update", state: this.state, event };
       },
-      answer: (answer) => this.show(answer),
+      answer: (answer) => nextFrame().then(() => this.show(answer)), // one patch per frame (wake.js)
       error: (err) => this.status(`This figure stopped working: ${err.message}`, true),
     });
     this.bind();
@@ -118,6 +119,7 @@ export class FigureView {
     if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
     const focused = document.activeElement && document.activeElement.closest("[data-handle]");
     const focusName = focused && this.stage.contains(focused) ? focused.dataset.handle : null;
+    if (this.svg === null) this.svg = this.stage.innerHTML; // an answer that draws the built state redraws nothing
     if (answer.svg !== undefined && this.svg !== answer.svg) { this.stage.innerHTML = answer.svg; this.svg = answer.svg; }
     if (focusName) { const h = this.stage.querySelector(`[data-handle="${focusName}"]`); if (h) h.focus(); }
     this.state = answer.state;

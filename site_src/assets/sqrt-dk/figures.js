@@ -9,6 +9,7 @@ import "./menu.js";
 import "./panels.js";
 import { bindPredictions } from "./predict.js";
 import { bindReview } from "./review.js";
+import { wakeInOrder } from "./wake.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
@@ -21,20 +22,19 @@ function notReady(tell) {
 const activate = (view) => view.activate(isEmbedPage() ? embedParams() : view.linkedParams());
 
 const client = new BridgeClient(STALL_MS, {
-  loading: (detail) => notReady((view) => view.status(detail ? `Loading Python in your browser: ${detail}…` : "Loading Python in your browser…")),
-  ready: () => views.forEach(activate),
+  loading: (detail) => notReady((view) => view.status(detail ? `Loading Python: ${detail}…` : "Loading Python in your browser…")),
+  ready: () => wakeInOrder([...views], activate),
   failed: (reason) => notReady((view) => view.unavailable(reason)),
 });
 
-/** Make one figure a view that follows Python's start, once; its view. */
+/** Make one figure a view that follows Python's start, once; its view. Python wakes it (wake.js). */
 function bind(el) {
   if (el.dataset.bound) return [...views].find((view) => view.el === el);
   el.dataset.bound = "true";
   const view = new FigureView(el, client, isEmbedPage());
   if (isEmbedPage() && embedParams()) view.pend();
   views.add(view);
-  if (client.phase === "ready") activate(view);
-  else if (client.phase === "failed") view.unavailable(client.problem);
+  if (client.phase === "failed") view.unavailable(client.problem);
   else if (client.phase === "loading") view.status("Loading Python in your browser…");
   return view;
 }
@@ -47,8 +47,9 @@ function init() {
   if (!found.length && !cards) return;
   // Every figure is bound at once. Binding them as they came near the viewport was tried (make bench,
   // issue 22) and not kept: a far figure's controls stayed disabled until it was scrolled to.
-  found.forEach(bind);
+  const bound = found.map(bind);
   bindPredictions(client, bind);
+  if (client.phase === "ready") wakeInOrder(bound, activate); // a page swap with Python already running
   // Python starts at once: the page's preload hints are already downloading its files, and it
   // runs in a worker, off the thread that paints. (Waiting for the first paint, or for a figure
   // to come near, measured slower in make bench and painted no sooner.)

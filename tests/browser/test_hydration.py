@@ -1,0 +1,124 @@
+"""Hydration (wake.js): when Python starts, no figure is drawn again (the built SVG is already right), every
+figure becomes interactive by keyboard, those in closed asides once they are opened, and with JavaScript
+off the page is as built. One page and one started Python serve the file's browser tests."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.browser.conftest import READY_MS, Watched, drawn_as_cpython
+from tests.conftest import article_pages
+
+BUILT_STATUS = "Drawn in its starting state; it becomes interactive when Python has loaded in your browser."
+# Every change of a figure's drawing once the page is parsed: a stage whose children are replaced, kept
+# across page swaps.
+WATCH = """window.redrawn = [];
+let parsed = false;
+document.addEventListener('DOMContentLoaded', () => { parsed = true; });
+new MutationObserver((records) => { for (const r of records)
+  if (parsed && r.target.matches && r.target.matches('.sq-figure__stage')) window.redrawn.push(r.target.closest('[data-figure]').id);
+}).observe(document, { subtree: true, childList: true });"""
+ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every((f) => f.dataset.ready === 'true')"
+# The figure's first control a keyboard operates, and the key that changes it: a slider (towards its other
+# end), else a draggable tip, else a choice, else a button, outside closed "More settings"; an attribute marks
+# it. None if the figure shows all its controls under "More settings".
+PICK = """(f) => {
+  const shown = (selector) => [...f.querySelectorAll(selector)].find((el) => !el.closest('details:not([open])'));
+  const range = shown("input[type='range']");
+  const button = shown("button[data-set], button[data-event]");
+  const el = range || shown('[data-handle]') || shown("input[type='radio']") || button;
+  if (!el) return null;
+  el.dataset.sqTestKey = 'true';
+  if (range) return Number(range.value) < Number(range.max) ? 'ArrowRight' : 'ArrowLeft';
+  return el === button ? 'Enter' : 'ArrowRight';
+}"""
+
+
+@pytest.fixture(scope="module")
+def hydrated(browser, browser_context_args, server):
+    """One page for the file, with every stage's redraws recorded; Python starts on the first page it opens."""
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 390, "height": 800}})
+    page = context.new_page()
+    page.add_init_script(WATCH)
+    yield Watched(page, server)
+    context.close()
+
+
+def pages_with_figures(site_dir) -> list[str]:
+    return [p for p in article_pages()
+            if 'data-figure="' in (site_dir / p.strip("/") / "index.html").read_text(encoding="utf-8")]
+
+
+def test_no_figure_is_drawn_again_when_python_starts_or_when_a_page_swaps_in(hydrated, site_dir):
+    paths = pages_with_figures(site_dir)
+    assert len(paths) >= 10
+    for path in paths:  # the first loads the page and starts Python; the others swap in, as a reader's clicks do
+        page = hydrated.open(path, ready=None)
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        page.wait_for_timeout(300)  # an answer would land within a frame or two
+        assert page.evaluate("() => window.redrawn") == [], path
+        for fig in page.locator("[data-figure]").all():
+            drawn_as_cpython(fig)
+    assert hydrated.errors == []
+
+
+def test_an_embed_address_that_asks_for_the_drawn_state_redraws_nothing(hydrated):
+    page = hydrated.open("/embed/dot-product/")
+    state = json.loads(page.locator("[data-figure]").get_attribute("data-state"))
+    same = urlencode({k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in state.items()})
+    page = hydrated.open(f"/embed/dot-product/?{same}")
+    page.wait_for_function("() => !document.querySelector('[data-figure]').dataset.pending", timeout=READY_MS)
+    assert page.evaluate("() => window.redrawn") == []
+    assert json.loads(page.locator("[data-figure]").get_attribute("data-state")) == state
+    page = hydrated.open("/embed/dot-product/?q=-1%2C1.5")  # a state not drawn: the stage is drawn again
+    page.wait_for_function("() => window.redrawn.length > 0", timeout=READY_MS)
+    assert hydrated.errors == []
+
+
+def test_every_figure_answers_the_keyboard_including_those_in_closed_asides_once_opened(hydrated, site_dir):
+    asides = 0
+    for path in pages_with_figures(site_dir):
+        page = hydrated.open(path, ready=None)
+        page.wait_for_function(ALL_READY, timeout=READY_MS)
+        for fig in page.locator("[data-figure]").all():
+            summary = fig.locator("xpath=ancestor::details[not(@open)][last()]/summary")
+            if summary.count():
+                asides += 1
+                summary.focus()
+                page.keyboard.press("Enter")
+                assert fig.evaluate("(f) => !f.closest('details:not([open])')")
+            before = fig.get_attribute("data-state")
+            key = fig.evaluate(PICK)
+            if key is None and fig.locator("summary[data-action='more']").count():  # open More settings by keyboard
+                fig.locator("summary[data-action='more']").focus()
+                page.keyboard.press("Enter")
+                key = fig.evaluate(PICK)
+            if key is None:  # a panel of a row of small multiples: nothing of its own to operate
+                assert fig.evaluate("(f) => Boolean(f.closest('.sq-row')) && !f.querySelector('input, [data-handle]')")
+                continue
+            control = fig.locator("[data-sq-test-key]")
+            assert control.is_enabled(), f"{path} {fig.get_attribute('id')}"
+            control.focus()
+            page.keyboard.press(key)
+            page.wait_for_function("([f, before]) => document.getElementById(f).dataset.state !== before"
+                                   " && !document.getElementById(f).dataset.busy",
+                                   arg=[fig.get_attribute("id"), before], timeout=READY_MS)
+    assert asides >= 2, "Step 3 and Step 5 each have a figure in a closed aside"
+    assert hydrated.errors == []
+
+
+def test_with_javascript_off_the_page_is_as_built(fresh, server):
+    page = fresh(java_script_enabled=False)
+    for path in ("/step-3/", "/step-5/"):
+        page.goto(server.url + path)
+        figs = page.locator("[data-figure]").all()
+        assert figs
+        for fig in figs:
+            drawn_as_cpython(fig)
+            assert fig.locator("[data-status]").text_content() == BUILT_STATUS
+            assert fig.get_attribute("data-bound") is None and fig.get_attribute("data-ready") is None
+            assert fig.locator("input:not([disabled])").count() == 0
+        assert page.locator("article details[open]:not(.sq-figure__more)").count() == 0
