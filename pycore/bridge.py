@@ -30,6 +30,9 @@ answering. If the state is not ready yet, the answer says ``busy`` with a ``prog
 the requested ``state``, plus, where the figure can draw what is ready so far, its ``drawn``
 state with that ``svg`` and ``readouts``; the page asks again with ``continue``. Work done is
 kept, so a newer request that needs it does not start over.
+
+A figure request may also carry ``live``: the names its page's prose binds to the figure (``pycore/live.py``).
+The answer then has ``live``, the words for each name in the state it draws (the ``drawn`` one while busy).
 """
 
 from __future__ import annotations
@@ -37,10 +40,10 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import figures, notebook, params, predict, review, train
+from . import figures, live, notebook, params, predict, review, train
 from .figures import _common
 from .params import Param, ParamError, from_json
 from .pool import ScorePool
@@ -54,17 +57,23 @@ def view(module: Any, state: Any) -> dict[str, Any]:
         "svg": module.render(state),
         "readouts": module.readouts(state),
         "values": figures.control_values(module, state),
-        **live(module, state),
+        **caption(module, state),
     }
 
 
-def live(module: Any, state: Any) -> dict[str, str]:
+def caption(module: Any, state: Any) -> dict[str, str]:
     """``{"caption": ...}``, the words a figure's caption starts with for ``state``, if it has them."""
     return {"caption": module.caption(state)} if hasattr(module, "caption") else {}
 
 
-def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, Any]:
-    """The view of ``state``, or with ``slice_ms`` a busy answer if it is not ready within that time."""
+def bound(module: Any, state: Any, names: Sequence[str], readouts: Mapping[str, str]) -> dict[str, Any]:
+    """``{"live": ...}``, the words for each name the page binds to the figure in ``state``, if it binds any."""
+    return {"live": live.texts(module, state, list(names), readouts)} if names else {}
+
+
+def answer(module: Any, state: Any, slice_ms: float | None = None, names: Sequence[str] = ()) -> dict[str, Any]:
+    """The view of ``state``, or with ``slice_ms`` a busy answer if it is not ready within that time; ``names``
+    are the page's bound names, answered for the state drawn."""
     if slice_ms is not None:
         partial = module.prepare(state, time.perf_counter() + slice_ms / 1000)
         if partial is not None:
@@ -72,22 +81,25 @@ def answer(module: Any, state: Any, slice_ms: float | None = None) -> dict[str, 
             out = {"busy": True, "progress": progress, "state": figures.state_json(state),
                    "values": figures.control_values(module, state)}
             if shown is not None:
-                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=module.readouts(shown),
-                           **live(module, shown))
+                readouts = module.readouts(shown)
+                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=readouts,
+                           **caption(module, shown), **bound(module, shown, names, readouts))
             return out
-    return view(module, state)
+    out = view(module, state)
+    return {**out, **bound(module, state, names, out["readouts"])}
 
 
-def render(figure_id: str, p: Mapping[str, str], slice_ms: float | None = None) -> dict[str, Any]:
+def render(figure_id: str, p: Mapping[str, str], slice_ms: float | None = None,
+           names: Sequence[str] = ()) -> dict[str, Any]:
     """Parse parameters and draw; bad parameters give the default state and a message that says so.
 
     The parameters come from an address (an embed page's, or an article link's), hence the wording.
     """
     module = figures.get(figure_id)
     try:
-        return answer(module, module.parse(p), slice_ms)
+        return answer(module, module.parse(p), slice_ms, names)
     except ParamError as err:
-        return {**answer(module, module.State(), slice_ms),
+        return {**answer(module, module.State(), slice_ms, names),
                 "error": f"{err}. Showing the default figure, not the settings in this link."}
 
 
@@ -97,7 +109,7 @@ def p_fields(state: Any) -> set[str]:
 
 
 def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any],
-           slice_ms: float | None = None) -> dict[str, Any]:
+           slice_ms: float | None = None, names: Sequence[str] = ()) -> dict[str, Any]:
     """Apply one event; ``set`` re-validates one field through the figure's own parser.
 
     A log slider sends ``position`` instead of ``value``; its control says which value that is.
@@ -122,14 +134,15 @@ def update(figure_id: str, state: Mapping[str, Any], event: Mapping[str, Any],
         else:
             new = module.update(current, event)
     except ParamError as err:
-        return {**answer(module, current, slice_ms), "error": str(err)}
-    return answer(module, new, slice_ms)
+        return {**answer(module, current, slice_ms, names), "error": str(err)}
+    return answer(module, new, slice_ms, names)
 
 
-def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = None) -> dict[str, Any]:
+def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = None,
+           names: Sequence[str] = ()) -> dict[str, Any]:
     """More work toward a state an earlier answer said was busy."""
     module = figures.get(figure_id)
-    return answer(module, module.parse(from_json(state)), slice_ms)
+    return answer(module, module.parse(from_json(state)), slice_ms, names)
 
 
 # --- Reading a request: each field once, with a message that names it -------------------------------
@@ -256,17 +269,29 @@ def review_history(request: Mapping[str, Any]) -> tuple[review.Review, ...]:
 
 # --- Dispatch ---------------------------------------------------------------------------------------
 
+def live_names(request: Mapping[str, Any]) -> list[str]:
+    """The names a figure's page binds to it (``live``): a list of text, checked against the figure."""
+    names = field(request, "live", list) if "live" in request else []
+    if not all(isinstance(n, str) for n in names) or len(names) > 64:
+        raise ParamError("live must be a list of at most 64 names, each text")
+    module = figures.get(figure_of(request))
+    for name in names:
+        live.check(module, name)
+    return names
+
+
 def _render(request: Mapping[str, Any]) -> dict[str, Any]:
     given = field(request, "params", dict) if "params" in request else {}
-    return render(figure_of(request), from_json(given), slice_of(request))
+    return render(figure_of(request), from_json(given), slice_of(request), live_names(request))
 
 
 def _update(request: Mapping[str, Any]) -> dict[str, Any]:
-    return update(figure_of(request), state_of(request), field(request, "event", dict), slice_of(request))
+    return update(figure_of(request), state_of(request), field(request, "event", dict), slice_of(request),
+                  live_names(request))
 
 
 def _continue(request: Mapping[str, Any]) -> dict[str, Any]:
-    return resume(figure_of(request), state_of(request), slice_of(request))
+    return resume(figure_of(request), state_of(request), slice_of(request), live_names(request))
 
 
 def _snippet(request: Mapping[str, Any]) -> dict[str, Any]:

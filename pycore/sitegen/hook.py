@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.experiments import fixes, lr_sweep, reproduce, train_grid  # noqa: E402
 from pycore.sitegen import (  # noqa: E402
-    cards, claims, embed, glossary, markers, math, notebooks, oembed, offline, pack, stdlib, stored,
+    cards, claims, embed, glossary, live_spans, markers, math, notebooks, oembed, offline, pack, stdlib, stored,
 )
 from pycore.sitegen.paths import CACHE  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
@@ -256,6 +256,7 @@ def _fill_markers(markdown: str, src: str, root: str) -> str:
     out = markers.GENERATED.sub(lambda m: markers.indent(
         PARTS[markers.generated_name(m.group("body"), PARTS)](root), m.group("indent")), out)
     out = claims.fill(out)
+    out = live_spans.fill(out, placed)
     if step := STEP.fullmatch(src):
         out = f"{step_indicator(int(step.group(1)))}\n{out}"
     return out

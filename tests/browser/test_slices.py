@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 
+from pycore import live
+from pycore.figures import saturation
+from pycore.params import from_json
 from tests.browser.conftest import READY_MS, expected, shows
 
 WATCH = """(sel) => { window.sqDrawn = []; window.sqBusy = [];
@@ -73,4 +76,54 @@ def test_another_figure_answers_while_one_is_working(watched):
     assert state["rows"] == 2000
     svg, readouts = expected("saturation", state)
     assert shows(watched.readouts(sat), readouts)
+    assert watched.errors == []
+
+
+def spans(page) -> dict[str, str]:
+    """The step-5 prose's numbers bound to the many-rows figure, by bound name."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll("[data-live^='fig-saturation:']")]
+      .map((s) => [s.dataset.live.slice('fig-saturation:'.length), s.textContent]))""")
+
+
+def test_the_prose_numbers_follow_the_figure_and_say_so_far_while_it_redraws(watched):
+    """Step 5's live spans: built from the default, CPython's words after each change, and while more rows are
+    drawn the share (not dₖ or the division, which the rows do not change) is marked busy with the readouts."""
+    page = watched.open("/step-5/")
+    sat = "#fig-saturation"
+    watched.reveal(sat)
+    names = ["@dk", "@divisor", "saturated|percent"]
+    assert spans(page) == live.texts(saturation, saturation.State(), names), "built from the default state"
+    before = watched.state(sat)
+    page.locator(f"{sat} input[data-field='dk']").fill("256")
+    watched.wait_state_change(sat, before)
+    before = settled(page, sat)
+    page.locator(f"{sat} input[value='dk']").click()
+    watched.wait_state_change(sat, before)
+    state = settled(page, sat)
+    assert (state["dk"], state["divisor"]) == (256, "dk")
+    assert spans(page) == live.texts(saturation, saturation.parse(from_json(state)), names)
+    page.evaluate("""() => { window.sqMarks = [];
+      const record = () => window.sqMarks.push({
+        spans: [...document.querySelectorAll("[data-live^='fig-saturation:']")].map((s) => s.getAttribute('aria-busy')),
+        readouts: [...document.querySelectorAll('#fig-saturation [data-readout]')].map((r) => r.getAttribute('aria-busy')),
+        progress: document.querySelector('#fig-saturation .sq-figure__stage').dataset.progress || '',
+        dk: document.querySelector("[data-live='fig-saturation:@dk']").textContent });
+      new MutationObserver(record).observe(document.body, {subtree: true, attributes: true,
+        attributeFilter: ['aria-busy', 'data-progress']}); }""")
+    for field, value in (("n", 512), ("rows", 2000)):
+        page.locator(f"{sat} input[data-field='{field}']").fill(str(value))
+        page.wait_for_function("([s, f, v]) => { const e = document.querySelector(s);"
+                               "return !e.dataset.busy && JSON.parse(e.dataset.state)[f] === v; }",
+                               arg=[sat, field, value], timeout=60_000)
+    state = watched.state(sat)
+    marks = page.evaluate("() => window.sqMarks")
+    busy = [m for m in marks if m["progress"]]
+    assert busy, "the rebuild showed its progress on the stage"
+    assert all(m["progress"].startswith("drawing row ") for m in busy)
+    assert any(m["spans"] == [None, None, "true"] and set(m["readouts"]) == {"true"} for m in busy), busy[:3]
+    assert all(m["dk"] == "256" for m in marks), "a setting the rows do not change is never 'so far'"
+    assert marks[-1]["progress"] == "" and set(marks[-1]["spans"]) == {None} and set(marks[-1]["readouts"]) == {None}
+    assert spans(page) == live.texts(saturation, saturation.parse(from_json(state)), names)
+    assert page.locator("[data-live='fig-saturation:saturated|percent']").evaluate(
+        "(s) => getComputedStyle(s, '::after').content") == "none", "no 'so far' once the rows are drawn"
     assert watched.errors == []

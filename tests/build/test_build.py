@@ -15,6 +15,7 @@ import pytest
 
 from pycore import figures
 from pycore.experiments import lr_sweep, reproduce, train_grid
+from pycore.figures import saturation
 from pycore.params import from_json
 from pycore.sitegen.pack import archive_name, runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
@@ -212,6 +213,24 @@ def test_an_unknown_generated_block_fails_the_build_naming_the_page_and_the_know
 def test_an_unknown_claim_fails_the_build_naming_the_page_and_the_nearest_names(tmp_path):
     output = _failed_build(tmp_path, '# Bad\n\nA share: <span data-claim="reproduce.saturated.none.255"></span>.\n')
     assert "bad.md: unknown claim 'reproduce.saturated.none.255'; did you mean reproduce.saturated.none.256" in output
+
+
+@pytest.mark.parametrize("span,message", [
+    ('<span data-live="fig-nudge:@dk"></span>', "bad.md: live span 'fig-nudge:@dk': no figure 'fig-nudge' on this page; "
+                                                "it has: fig-saturation"),
+    ('<span data-live="fig-saturation:share"></span>', "bad.md: live span 'fig-saturation:share': 'share' is not a "
+                                                       "readout or @field of this figure; it has: saturated"),
+])
+def test_a_live_span_bound_to_what_the_page_lacks_fails_the_build_saying_what_it_has(tmp_path, span, message):
+    assert message in _failed_build(tmp_path, f"# Bad\n\n```figure\nid: saturation\n```\n\nAs set: {span}.\n")
+
+
+def test_the_built_pages_live_spans_say_their_figures_built_state(site_dir):
+    page = (site_dir / "step-5" / "index.html").read_text(encoding="utf-8")
+    share = saturation.readouts(saturation.State())["saturated"]
+    assert '<span data-live="fig-saturation:@dk">64</span>' in page
+    assert '<span data-live="fig-saturation:@divisor">none</span>' in page
+    assert f'<span data-live="fig-saturation:saturated|percent">{100 * float(share):g}%</span>' in page
 
 
 def test_a_sweep_in_an_aside_claims_in_the_prose_and_the_page_notebooks_reach_the_site(tmp_path):

@@ -19,6 +19,26 @@ export function query(state) {
   return Object.entries(state).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(",") : v)}`).join("&");
 }
 
+/** The names the page binds to the figure whose anchor is ``id``: the part after "<id>:" of each data-live. */
+function boundNames(id) {
+  if (!id) return [];
+  const prefix = `${id}:`;
+  const names = [...document.querySelectorAll("[data-live]")].map((span) => span.dataset.live)
+    .filter((bound) => bound.startsWith(prefix)).map((bound) => bound.slice(prefix.length));
+  return [...new Set(names)];
+}
+
+/** The page's spans bound to one name of the figure ``id``. */
+function boundSpans(id, name) {
+  return [...document.querySelectorAll("[data-live]")].filter((span) => span.dataset.live === `${id}:${name}`);
+}
+
+/** Mark an element's number as the drawn-so-far state's while its figure is busy, and unmark it after. */
+function mark(element, busy) {
+  if (busy) { element.dataset.busy = "true"; element.setAttribute("aria-busy", "true"); }
+  else { delete element.dataset.busy; element.removeAttribute("aria-busy"); }
+}
+
 /** A state as the parameters a render request takes. */
 const params = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]));
 
@@ -56,10 +76,11 @@ export class FigureView {
     this.awaitInitial = false;
     this.carried = ""; // a message from the request whose work is being continued
     this.python = el.querySelector("[data-snippet]");
+    this.bound = boundNames(el.id); // names the page's prose binds to this figure (data-live="<id>:<name>")
     this.queue = new RequestQueue(client, {
       request: (event) => {
         if (event.type !== "continue") this.carried = ""; // a message belongs to the request that caused it
-        const base = { figure: this.id, slice_ms: SLICE_MS };
+        const base = { figure: this.id, slice_ms: SLICE_MS, ...(this.bound.length ? { live: this.bound } : {}) };
         if (event.type === "render") return { ...base, op: "render", params: event.params };
         if (event.type === "continue") return { ...base, op: "continue", state: this.state };
         return { ...base, op: "update", state: this.state, event };
@@ -131,6 +152,17 @@ export class FigureView {
     }
     const live = this.el.querySelector("[data-caption]");
     if (live && answer.caption !== undefined) live.textContent = answer.caption;
+    for (const [name, text] of Object.entries(answer.live || {})) {
+      boundSpans(this.el.id, name).forEach((span) => { span.textContent = text; });
+    }
+    // A busy answer draws a smaller state: its numbers are marked as so far, and the stage says how far.
+    // A bound field is "so far" only where the drawn state's differs from the asked one (rows, not dₖ).
+    const partial = (name) => answer.busy && (!name.startsWith("@") || !answer.drawn
+      || answer.drawn[name.slice(1).split("|")[0]] !== answer.state[name.slice(1).split("|")[0]]);
+    for (const name of this.bound) boundSpans(this.el.id, name).forEach((span) => mark(span, partial(name)));
+    this.el.querySelectorAll("[data-readout], [data-caption]").forEach((element) => mark(element, answer.busy));
+    if (answer.busy && answer.progress) this.stage.dataset.progress = answer.progress;
+    else delete this.stage.dataset.progress;
     for (const [name, value] of Object.entries(answer.values)) {
       this.el.querySelectorAll(`[data-field="${name}"]`).forEach((input) => {
         if (input.type === "radio") input.checked = input.value === value;
