@@ -262,18 +262,27 @@ def statement_overflow(g: Grid) -> str:
                                           f"{r.overflowed} of {len(g.seeds)} seeds" for r in over]) + "."
 
 
-def trend(values: list[float]) -> str:
-    """How values in d_k order move: rising, falling, or both ways."""
-    steps = [b - a for a, b in zip(values, values[1:])]
-    return "rises" if all(s > 0 for s in steps) else "falls" if all(s < 0 for s in steps) else "moves both ways"
+def trend(g: Grid, optimizer: str, divisor: str) -> str:
+    """How a divisor's final loss moves from each d_k to the next, seed by seed per ``judge``: a step counts
+    only when it is beyond the seeds' noise, so "falls" is never said of medians that wander within it."""
+    moves = set()
+    for small, large in zip(g.dks, g.dks[1:]):
+        lower, _ = judge("small", np.array(g.at(optimizer, small, divisor).final), "large",
+                         np.array(g.at(optimizer, large, divisor).final), {"small": "", "large": ""})
+        moves.add({"small": "up", "large": "down", "tie": "level"}[lower])
+    return {frozenset({"up"}): "rises", frozenset({"down"}): "falls",
+            frozenset({"level"}): "does not move beyond the seeds' noise",
+            frozenset({"up", "level"}): "rises or stays level", frozenset({"down", "level"}): "falls or stays level",
+            }.get(frozenset(moves), "moves both ways")
 
 
 def statement_dk(g: Grid, optimizer: str) -> str:
     """How ÷d_k's final loss moves as d_k grows, beside ÷√d_k's."""
     dk_medians = [g.at(optimizer, dk, "dk").median for dk in g.dks]
     sqrt_medians = [g.at(optimizer, dk, "sqrt").median for dk in g.dks]
-    return (f"With {OPTIMIZER_NAMES[optimizer]} at one rate, ÷dₖ's final loss {trend(dk_medians)} as dₖ grows from "
-            f"{g.dks[0]} to {g.dks[-1]}: {', '.join(map(num, dk_medians))} at {dks_text(list(g.dks))}, against "
+    return (f"With {OPTIMIZER_NAMES[optimizer]} at one rate, ÷dₖ's final loss {trend(g, optimizer, 'dk')} as dₖ "
+            f"grows from {g.dks[0]} to {g.dks[-1]} (each step judged seed by seed as above): "
+            f"{', '.join(map(num, dk_medians))} at {dks_text(list(g.dks))}, against "
             f"{', '.join(map(num, sqrt_medians))} for ÷√dₖ.")
 
 

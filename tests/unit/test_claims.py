@@ -221,13 +221,13 @@ def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     assert all(float(r["grad-none"]) > float(r["grad-sqrt"]) for r in (first, last))
     assert "this layer learns more slowly the larger \\(d_k\\)" in text
     medians = [g.at("sgd", dk, "dk").median for dk in g.dks]
-    assert medians == sorted(medians) and train_grid.trend(medians) == "rises"
-    assert "its best rate climbs with the width" in text
+    assert medians == sorted(medians) and train_grid.trend(g, "sgd", "dk") == "rises"
+    assert "its best rate climbs with \\(d_k\\)" in text
     picks = [s.best("sgd", dk, "dk")[0] for dk in model.DKS]
     assert picks == sorted(picks) and picks[0] < picks[-1]
-    assert "one rate, <span data-claim=\"lr-sweep.one-rate.sgd.sqrt.rate\"></span>, does as well as the best at every width" in text
+    assert "one rate, <span data-claim=\"lr-sweep.one-rate.sgd.sqrt.rate\"></span>, does as well as the best at every \\(d_k\\)" in text
     assert lr_sweep.one_rate_serves(s, "sgd", "sqrt") and not lr_sweep.one_rate_serves(s, "sgd", "dk")
-    assert "No rate frees the unscaled layer from its stuck rows" in text
+    assert "At its best rate too, the unscaled layer ends above \\(\\div\\sqrt{d_k}\\) at every \\(d_k\\)." in text
     assert all(lr_sweep.beats_at_best(s, o, dk, "sqrt", "none") for o in train.OPTIMIZERS for dk in model.DKS)
     assert "it is \\(\\div d_k\\) whose best Adam rate stays at" in text
     assert len({s.best("adam", dk, "dk")[0] for dk in model.DKS}) == 1
@@ -255,7 +255,7 @@ def test_a_trained_layer_is_confident_where_it_started_unsaturated():
     start = figure.readouts(figure.State(**{**state.__dict__, "step": 1}))
     end = figure.readouts(state)
     text = page("train.md")
-    assert '"saturated, ÷√dₖ" shows many rows with almost all their weight on one word, the target' in " ".join(
+    assert '"saturated, ÷√dₖ" shows many rows with almost all their weight on the target' in " ".join(
         text.split())
     assert float(start["saturated-sqrt"]) == 0 and float(end["saturated-sqrt"]) > 0.3
     assert float(end["stuck-sqrt"]) == 0

@@ -170,7 +170,12 @@ def test_the_stuck_and_overflow_statements_follow_the_numbers():
 def test_the_dk_and_gap_statements_follow_the_numbers():
     sgd_apart = {("sgd", 64, "dk"): 0.8, ("sgd", 256, "dk"): 1.6, ("adam", 64, "dk"): 0.3, ("adam", 256, "dk"): 0.32}
     g = fake(medians({"none": 0.9, "sqrt": 0.3, "dk": 0.35}, sgd_apart))
-    assert "÷dₖ's final loss rises as dₖ grows from 16 to 256: 0.35, 0.8, 1.6" in train_grid.statement_dk(g, "sgd")
+    assert ("÷dₖ's final loss rises as dₖ grows from 16 to 256 (each step judged seed by seed as above): 0.35, 0.8, "
+            "1.6") in train_grid.statement_dk(g, "sgd")
     assert "÷dₖ's final loss moves both ways as dₖ grows" in train_grid.statement_dk(g, "adam")
+    level = fake(medians({"none": 0.9, "sqrt": 0.3, "dk": 0.35}))
+    assert train_grid.trend(level, "adam", "dk") == "does not move beyond the seeds' noise"
+    assert train_grid.trend(fake(medians({"none": 0.9, "sqrt": 0.3, "dk": 0.35}, {("sgd", 256, "dk"): 0.3})),
+                            "sgd", "dk") == "falls or stays level"
     gap = train_grid.statement_gap(g)
     assert "is +0.05 ± 0, +0.5 ± 0 and +1.3 ± 0 with SGD and +0.05 ± 0, +0 ± 0 and +0.02 ± 0 with Adam." in gap
