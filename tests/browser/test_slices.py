@@ -108,7 +108,8 @@ def test_the_prose_numbers_follow_the_figure_and_say_so_far_while_it_redraws(wat
         readouts: [...document.querySelectorAll('#fig-saturation [data-readout]')].map((r) => r.getAttribute('aria-busy')),
         progress: document.querySelector('#fig-saturation .sq-figure__stage').dataset.progress || '',
         dk: document.querySelector("[data-live='fig-saturation:@dk']").textContent });
-      new MutationObserver(record).observe(document.body, {subtree: true, attributes: true,
+      window.sqMarker = new MutationObserver(record);
+      window.sqMarker.observe(document.querySelector('article'), {subtree: true, attributes: true,
         attributeFilter: ['aria-busy', 'data-progress']}); }""")
     for field, value in (("n", 512), ("rows", 2000)):
         page.locator(f"{sat} input[data-field='{field}']").fill(str(value))
@@ -116,7 +117,7 @@ def test_the_prose_numbers_follow_the_figure_and_say_so_far_while_it_redraws(wat
                                "return !e.dataset.busy && JSON.parse(e.dataset.state)[f] === v; }",
                                arg=[sat, field, value], timeout=60_000)
     state = watched.state(sat)
-    marks = page.evaluate("() => window.sqMarks")
+    marks = page.evaluate("() => { window.sqMarker.disconnect(); return window.sqMarks; }")
     busy = [m for m in marks if m["progress"]]
     assert busy, "the rebuild showed its progress on the stage"
     assert all(m["progress"].startswith("drawing row ") for m in busy)
