@@ -32,7 +32,8 @@ state with that ``svg`` and ``readouts``; the page asks again with ``continue``.
 kept, so a newer request that needs it does not start over.
 
 A figure request may also carry ``live``: the names its page's prose binds to the figure (``pycore/live.py``).
-The answer then has ``live``, the words for each name in the state it draws (the ``drawn`` one while busy).
+The answer then has ``live``, the words for each name in the state it draws (the ``drawn`` one while busy),
+and while busy ``live_partial``, the names whose words are not yet the asked state's.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def answer(module: Any, state: Any, slice_ms: float | None = None, names: Sequen
                 readouts = module.readouts(shown)
                 out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=readouts,
                            **caption(module, shown), **bound(module, shown, names, readouts))
+                if names:
+                    out["live_partial"] = live.partial(module, shown, state, list(names))
             return out
     out = view(module, state)
     return {**out, **bound(module, state, names, out["readouts"])}

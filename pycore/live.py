@@ -47,13 +47,20 @@ def check(module: Any, name: str) -> None:
 
 
 def texts(module: Any, state: Any, names: list[str], readouts: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The words for each bound name in ``state`` (``readouts`` if already computed); ParamError for an unknown one."""
+    """The words for each bound name in ``state`` (``readouts`` if already computed); names already ``check``ed."""
     readouts = module.readouts(state) if readouts is None else readouts
     values = figures.control_values(module, state)
     out = {}
     for name in names:
-        check(module, name)
         base, _, form = name.partition("|")
         text = shown(module, base[1:], values[base[1:]]) if base.startswith("@") else readouts[base]
         out[name] = FORMATS[form](text) if form else text
     return out
+
+
+def partial(module: Any, drawn: Any, asked: Any, names: list[str]) -> list[str]:
+    """The bound names whose words, read off the drawn-so-far state, are not yet the asked state's: every readout,
+    and a field only where the two states differ (the rows drawn so far, not the dₖ asked for)."""
+    now, then = figures.control_values(module, drawn), figures.control_values(module, asked)
+    fields = [name.partition("|")[0][1:] for name in names]
+    return [name for name, f in zip(names, fields) if not name.startswith("@") or now[f] != then[f]]

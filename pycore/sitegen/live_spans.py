@@ -26,6 +26,7 @@ def fill(markdown: str, placed: dict[str, tuple[str, dict[str, Any]]]) -> str:
         figure_id, state = placed[anchor]
         module = figures.get(figure_id)
         try:
+            live.check(module, name)
             text = live.texts(module, module.parse(from_json(state)), [name])[name]
         except ParamError as err:
             raise MarkerError(f"live span '{anchor}:{name}': {err}") from None

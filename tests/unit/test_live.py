@@ -64,6 +64,8 @@ def test_the_bridge_answers_every_bound_name_for_the_state_it_draws():
     drawn = replace(saturation.parse({"seed": "79", "rows": "2000", "n": "64"}), rows=busy["drawn"]["rows"])
     assert busy["live"] == live.texts(saturation, drawn, ["@rows", "saturated"]), "the drawn state's, not the asked"
     assert busy["live"]["@rows"] == str(busy["drawn"]["rows"])
+    assert busy["live_partial"] == ["@rows", "saturated"], "both describe the rows drawn so far"
+    assert live.partial(saturation, drawn, replace(drawn, rows=2000), ["@dk", "@rows"]) == ["@rows"]
     assert ask({"op": "render", "figure": "saturation", "params": {}})["readouts"] and "live" not in ask(
         {"op": "render", "figure": "saturation", "params": {}})
 

@@ -19,18 +19,15 @@ export function query(state) {
   return Object.entries(state).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(",") : v)}`).join("&");
 }
 
-/** The names the page binds to the figure whose anchor is ``id``: the part after "<id>:" of each data-live. */
-function boundNames(id) {
-  if (!id) return [];
-  const prefix = `${id}:`;
-  const names = [...document.querySelectorAll("[data-live]")].map((span) => span.dataset.live)
-    .filter((bound) => bound.startsWith(prefix)).map((bound) => bound.slice(prefix.length));
-  return [...new Set(names)];
-}
-
-/** The page's spans bound to one name of the figure ``id``. */
-function boundSpans(id, name) {
-  return [...document.querySelectorAll("[data-live]")].filter((span) => span.dataset.live === `${id}:${name}`);
+/** The page's spans bound to the figure whose anchor is ``id``, by bound name (the part after "<id>:"). */
+function boundSpans(id) {
+  const spans = new Map();
+  if (!id) return spans;
+  for (const span of document.querySelectorAll(`[data-live^="${id}:"]`)) {
+    const name = span.dataset.live.slice(id.length + 1);
+    spans.set(name, [...(spans.get(name) || []), span]);
+  }
+  return spans;
 }
 
 /** Mark an element's number as the drawn-so-far state's while its figure is busy, and unmark it after. */
@@ -76,11 +73,11 @@ export class FigureView {
     this.awaitInitial = false;
     this.carried = ""; // a message from the request whose work is being continued
     this.python = el.querySelector("[data-snippet]");
-    this.bound = boundNames(el.id); // names the page's prose binds to this figure (data-live="<id>:<name>")
+    this.bound = boundSpans(el.id); // the page's prose bound to this figure (data-live="<id>:<name>")
     this.queue = new RequestQueue(client, {
       request: (event) => {
         if (event.type !== "continue") this.carried = ""; // a message belongs to the request that caused it
-        const base = { figure: this.id, slice_ms: SLICE_MS, ...(this.bound.length ? { live: this.bound } : {}) };
+        const base = { figure: this.id, slice_ms: SLICE_MS, ...(this.bound.size ? { live: [...this.bound.keys()] } : {}) };
         if (event.type === "render") return { ...base, op: "render", params: event.params };
         if (event.type === "continue") return { ...base, op: "continue", state: this.state };
         return { ...base, op: "update", state: this.state, event };
@@ -152,14 +149,14 @@ export class FigureView {
     }
     const live = this.el.querySelector("[data-caption]");
     if (live && answer.caption !== undefined) live.textContent = answer.caption;
-    for (const [name, text] of Object.entries(answer.live || {})) {
-      boundSpans(this.el.id, name).forEach((span) => { span.textContent = text; });
-    }
     // A busy answer draws a smaller state: its numbers are marked as so far, and the stage says how far.
-    // A bound field is "so far" only where the drawn state's differs from the asked one (rows, not dₖ).
-    const partial = (name) => answer.busy && (!name.startsWith("@") || !answer.drawn
-      || answer.drawn[name.slice(1).split("|")[0]] !== answer.state[name.slice(1).split("|")[0]]);
-    for (const name of this.bound) boundSpans(this.el.id, name).forEach((span) => mark(span, partial(name)));
+    const soFar = (name) => answer.busy && (!answer.live_partial || answer.live_partial.includes(name));
+    for (const [name, spans] of this.bound) {
+      spans.forEach((span) => {
+        if (answer.live && name in answer.live) span.textContent = answer.live[name];
+        mark(span, soFar(name));
+      });
+    }
     this.el.querySelectorAll("[data-readout], [data-caption]").forEach((element) => mark(element, answer.busy));
     if (answer.busy && answer.progress) this.stage.dataset.progress = answer.progress;
     else delete this.stage.dataset.progress;
