@@ -20,12 +20,23 @@ READY_MS = 60_000
 COURSE = "/course/"
 """The sub-path nginx serves the site under, as a teacher's server would."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-# axe-core's serious and critical findings on the page, once AXE is added to it; an argument narrows the
+# axe-core's serious and critical findings on the page, once add_axe has added it; an argument narrows the
 # rules axe runs (its runOnly option). Only violations are collected in full: axe's documented way to
 # spend less time on a large page, with the same findings.
 SERIOUS = """async (only) => (await axe.run(document, {resultTypes: ['violations'], ...(only ? {runOnly: only} : {})}))
   .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
   .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
+DRAW_ALL = "* { content-visibility: visible !important; }"
+"""Every block drawn, as each is once a reader scrolls to it: a block far off screen skips its rendering
+(content-visibility: auto), and axe cannot read the colours of what is not drawn."""
+
+
+def add_axe(page) -> None:
+    """axe-core added to the page, with every block drawn (DRAW_ALL) so that it checks the whole page."""
+    page.add_style_tag(content=DRAW_ALL)
+    page.add_script_tag(path=str(AXE))
+
+
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <script>window.heights = []; window.addEventListener("message", (e) => window.heights.push({origin: e.origin, data: e.data,
   frame: [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source)}));</script>

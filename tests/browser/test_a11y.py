@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import AXE, READY_MS, SERIOUS, every_figure_ready
+from tests.browser.conftest import READY_MS, SERIOUS, add_axe, every_figure_ready
 from tests.conftest import ROOT, article_pages
 
 PAGES = article_pages()
@@ -47,7 +47,7 @@ def test_axe_finds_nothing_serious_on_any_page_in_either_palette(watched):
         # is checked too.
         page.evaluate(OPEN_ALL)
         assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count(), path
-        page.add_script_tag(path=str(AXE))
+        add_axe(page)
         # The palette's colours at rest: Material fades some of them, and axe must not read one halfway.
         page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
         for scheme, name in PALETTES:

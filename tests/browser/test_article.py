@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import ROOT, article_pages
 
@@ -101,7 +102,8 @@ def test_going_deeper_asides_are_closed_and_open_from_the_keyboard(watched):
     aside = page.locator("article details.info").first
     summary = aside.locator(":scope > summary")
     assert aside.get_attribute("open") is None
-    assert "Going deeper" in summary.inner_text()
+    summary.scroll_into_view_if_needed()  # a block far off screen is not drawn, so it has no rendered text yet
+    expect(summary).to_contain_text("Going deeper", use_inner_text=True)
     assert not aside.locator("p").first.is_visible()
     summary.focus()
     page.keyboard.press("Enter")

@@ -12,7 +12,7 @@ from urllib.request import urlopen
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import AXE, READY_MS, SERIOUS, expected, frame_of, open_actions
+from tests.browser.conftest import READY_MS, SERIOUS, add_axe, expected, frame_of, open_actions
 
 # A valid, non-default state for every figure, in URL form, from its parameter specs.
 STATES = {fid: {spec.name: spec.example() for spec in module.PARAMS} for fid, module in figures.FIGURES.items()}
@@ -193,7 +193,7 @@ def test_an_embed_is_pending_and_dimmed_until_python_draws_its_address_state(fre
     assert opacity(fig.locator(".sq-figure__stage")) <= 0.5
     assert undimmed(status) and undimmed(fig.locator("[data-readout='dk']"))
     assert fig.locator("[role='status'][data-announce]").text_content() == PENDING, "a screen reader hears it too"
-    page.add_script_tag(path=str(AXE))
+    add_axe(page)
     assert page.evaluate(SERIOUS) == []
     held.release()
     page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import READY_MS, Watched, drawn_as_cpython
+from tests.browser.conftest import DRAW_ALL, READY_MS, Watched, drawn_as_cpython
 from tests.conftest import article_pages
 
 BUILT_STATUS = "Drawn in its starting state; it becomes interactive when Python has loaded in your browser."
@@ -123,3 +123,30 @@ def test_with_javascript_off_the_page_is_as_built(fresh, server):
             assert fig.get_attribute("data-bound") is None and fig.get_attribute("data-ready") is None
             assert fig.locator("input:not([disabled])").count() == 0
         assert page.locator("article details[open]:not(.sq-figure__more)").count() == 0
+
+
+BLOCK_HEIGHTS = """() => [...document.querySelectorAll('.md-content__inner > *')].map((block) => {
+  block.scrollIntoView();  // as a reader scrolls to it: a block near the screen is drawn
+  return block.getBoundingClientRect().height;
+})"""
+SKIPPED = "(block) => !block.querySelector('*').checkVisibility({ contentVisibilityAuto: true })"
+"""Whether a block's content is skipped: the block itself is laid out (at its placeholder's height), what it
+holds is not."""
+
+
+def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it_and_drawing_it_moves_nothing(fresh, server):
+    """The article's heavy blocks skip their rendering while far off screen (content-visibility: auto); once
+    drawn, each is as tall as it is with the skipping turned off, so the page lays out as it would without it."""
+    page = fresh(java_script_enabled=False, viewport={"width": 390, "height": 800})
+    for path in ("/step-6/", "/teachers/", "/assumptions/"):
+        page.goto(server.url + path)
+        last = page.locator(".md-content__inner > :is(figure, table, p):has(*)").last
+        assert last.evaluate(SKIPPED), f"{path}: the page's last block is not drawn at load"
+        first = page.locator(".md-content__inner > p:has(*)").first
+        assert not first.evaluate(SKIPPED), f"{path}: the first screen is"
+        drawn = page.evaluate(BLOCK_HEIGHTS)
+        assert not last.evaluate(SKIPPED)
+        page.evaluate("(css) => document.head.insertAdjacentHTML('beforeend', `<style>${css}</style>`)", DRAW_ALL)
+        plain = page.evaluate(BLOCK_HEIGHTS)
+        assert len(drawn) == len(plain) > 5
+        assert drawn == pytest.approx(plain, abs=1.5), path

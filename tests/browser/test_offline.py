@@ -13,7 +13,7 @@ import time
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import AXE, COURSE, HOST, READY_MS, Watched, drawn_as_cpython, every_figure_ready, frame_of
+from tests.browser.conftest import COURSE, HOST, READY_MS, Watched, add_axe, drawn_as_cpython, every_figure_ready, frame_of
 from tests.browser.test_robust import CSP
 from tests.conftest import Server, article_pages, free_port, shipped_archives
 from tests.nginx import Nginx
@@ -113,7 +113,7 @@ def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, 
     reader.open("/step-2/")
     kept_offline(page)
     # The notice is a status line that passes axe in both palettes and takes no focus.
-    page.add_script_tag(path=str(AXE))
+    add_axe(page)
     for scheme in ("default", "slate"):
         page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", scheme)
         found = page.evaluate("async () => (await axe.run('.sq-offline')).violations.map(v => v.id)")

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pycore import figures, predict
-from tests.browser.conftest import AXE, SERIOUS
+from tests.browser.conftest import SERIOUS, add_axe
 from tests.unit.test_predict import PROMPTS
 
 PAGES = {marker.prompt: f"/{page.removesuffix('.md')}/" for page, marker, _ in PROMPTS}
@@ -68,5 +68,5 @@ def test_axe_passes_with_outcomes_shown(watched, scheme):
     page.wait_for_selector(f"{block} [data-show-me]:not([disabled])")
     choose_and_show(page, block, "wider")
     assert page.locator(block).get_attribute("data-outcome") == "wrong"
-    page.add_script_tag(path=str(AXE))
+    add_axe(page)
     assert page.evaluate(SERIOUS) == []
