@@ -2,6 +2,7 @@
 // tells the figures how Python's start is going, and offers the site offline once it has.
 // Views, the bridge, embedding and the service worker have their own modules; all math is in pycore.
 import { BridgeClient } from "./bridge-client.js";
+import { drawAllSoon } from "./draw.js";
 import { FigureView } from "./figure-view.js";
 import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.js";
 import { offerOffline } from "./offline.js";
@@ -40,6 +41,7 @@ function bind(el) {
 }
 
 function init() {
+  drawAllSoon();
   fillSnippets();
   for (const view of views) if (!document.contains(view.el)) views.delete(view);
   const found = [...document.querySelectorAll("[data-figure]")].filter((el) => !el.dataset.bound);

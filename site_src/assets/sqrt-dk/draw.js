@@ -1,0 +1,23 @@
+// The article's heavy blocks skip their rendering while far off screen as a page starts (figures.css), which is
+// when Material restyles the whole page several times. Once the page has loaded they are drawn for good, one per
+// idle moment, so that from then on a script, a search or a screenshot finds every block drawn: a skipped
+// block has no rendered text (its innerText is empty) until it is.
+
+const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 0));
+
+/** Once the page has loaded, end the skipping of the article's blocks, in reading order, one per idle callback. */
+export function drawAllSoon() {
+  const start = () => {
+    const blocks = [...document.querySelectorAll(".md-content__inner > *")];
+    const next = () => {
+      let block = blocks.shift();
+      while (block && getComputedStyle(block).contentVisibility !== "auto") block = blocks.shift();
+      if (!block) return;
+      block.style.contentVisibility = "visible";
+      idle(next);
+    };
+    idle(next);
+  };
+  if (document.readyState === "complete") start();
+  else addEventListener("load", start, { once: true });
+}
