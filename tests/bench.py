@@ -354,8 +354,9 @@ def interleaved(pages: list[str], floor: str = FLOOR, rounds: int = ROUNDS) -> l
 
 def best(runs: list[dict]) -> dict:
     """The best of a page's runs, measure by measure, the range of the host's CPU index over them, and the
-    audits that failed in every run; an error if no run gave numbers."""
-    good = [r for r in runs if "performance" in r]
+    audits that failed in every run; an error if no run gave numbers. A run that stopped with an error keeps
+    no measure, even where Lighthouse still reported some scores."""
+    good = [r for r in runs if not r.get("error") and all(k in r for k in BEST)]
     if not good:
         return {"page": runs[0]["page"], "error": next((r["error"] for r in runs if r.get("error")), "no result")}
     indexes = [r["benchmarkIndex"] for r in good]

@@ -144,3 +144,12 @@ def test_the_repeat_visit_is_split_at_the_worker_start_the_wasm_and_the_marks():
 
 def test_a_repeat_visit_without_the_workers_marks_is_not_split():
     assert repeat_phases([event("navigationStart", 0, ph="I"), event("python-ready", 1560, ph="I")]) is None
+
+
+def test_a_run_that_stopped_with_an_error_is_left_out_even_with_scores():
+    """Lighthouse reports the category scores of a run that hit a runtime error, but not its measures."""
+    stopped = {"page": "/step-5/", "url": "x", "performance": 0, "accessibility": 100, "best-practices": 100,
+               "seo": 100, "failed": [], "benchmarkIndex": 900, "error": "PROTOCOL_TIMEOUT"}
+    picked = best([stopped, run("/step-5/", performance=64, tbt=1260, benchmarkIndex=1200)])
+    assert (picked["performance"], picked["tbt"], picked["runs"], picked["cpu"]) == (64, 1260, 1, (1200, 1200))
+    assert best([stopped])["error"] == "PROTOCOL_TIMEOUT"
