@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import DRAW_ALL, READY_MS, Watched, drawn_as_cpython
+from tests.browser.conftest import ALL_READY, DRAW_ALL, READY_MS, Watched, drawn_as_cpython
 from tests.conftest import article_pages
 
 BUILT_STATUS = "Drawn in its starting state; it becomes interactive when Python has loaded in your browser."
@@ -21,7 +21,6 @@ document.addEventListener('DOMContentLoaded', () => { parsed = true; });
 new MutationObserver((records) => { for (const r of records)
   if (parsed && r.target.matches && r.target.matches('.sq-figure__stage')) window.redrawn.push(r.target.closest('[data-figure]').id);
 }).observe(document, { subtree: true, childList: true });"""
-ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every((f) => f.dataset.ready === 'true')"
 # The figure's first control a keyboard operates, and the key that changes it: a slider (towards its other
 # end), else a draggable tip, else a choice, else a button, outside closed "More settings"; an attribute marks
 # it. None if the figure shows all its controls under "More settings".

@@ -187,6 +187,23 @@ def version_shown(page) -> list[str]:
         document.documentElement.dataset.sqTestVersion]""")
 
 
+# Whether the registration (whose attributes the browser keeps current) has no version waiting and
+# its active one is activated.
+ACTIVATED = "(r) => !r.waiting && r.active.state === 'activated'"
+
+
+def activated(context, server):
+    """Wait until the waiting version has taken over, seen from a blank page of the origin outside the
+    scope (so not a page of either version): the browser activates it a moment after the last page of the
+    old version is gone, and a visit that starts within that moment is still the old version's."""
+    outside = context.new_page()
+    outside.route(server.origin + "/", lambda route: route.fulfill(content_type="text/html", body="<title>outside</title>"))
+    outside.goto(server.origin + "/")
+    registration = outside.evaluate_handle("(scope) => navigator.serviceWorker.getRegistration(scope)", server.url + "/")
+    outside.wait_for_function(ACTIVATED, arg=registration, timeout=READY_MS)
+    outside.close()
+
+
 def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, course_dir, tmp_path):
     live = tmp_path / "live"
     shutil.copytree(course_dir, live)
@@ -211,6 +228,7 @@ def test_an_update_waits_for_the_next_visit_and_never_mixes_versions(contexts, c
         assert sorted(caches) == sorted(f"sqrt-dk {COURSE} {v['version']}" for v in (a, b))
 
         page.close()  # no page of version A is left open: the next visit is version B's
+        activated(context, server)
         page = context.new_page()
         page.goto(server.url + "/step-2/")
         every_figure_ready(page)
