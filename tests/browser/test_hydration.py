@@ -151,13 +151,16 @@ def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it_and_drawing
         assert drawn == pytest.approx(plain, abs=1.5), path
 
 
-def test_once_the_page_has_loaded_every_block_is_drawn_for_good_without_scrolling(hydrated):
-    """draw.js ends the skipping after the load (or the page swap), so a far figure's readout reads as drawn
-    text (innerText), as a script, a search or a screenshot finds it, while the reader is still at the top."""
-    page = hydrated.open("/step-6/", ready=None)
-    blocks = page.locator(".md-content__inner > :is(figure, table, p):has(*)")
+@pytest.mark.parametrize("path, last", [("/step-6/", "figure [data-readout]"), ("/retelling/", "p:not(:has(.arithmatex))")])
+def test_once_the_page_has_loaded_every_block_is_drawn_for_good_without_scrolling(hydrated, path, last):
+    """draw.js ends the skipping after the load (or the page swap) and Python's start, or at once on a page
+    without figures, so a far readout or cell reads as drawn text (innerText), as a script, a search or a
+    screenshot finds it, while the reader is still at the top."""
+    page = hydrated.open(path, ready=None)
+    blocks = page.locator(".md-content__inner > :is(figure, table, p, div.md-typeset__scrollwrap):has(*)")
     page.wait_for_function(f"(blocks) => !blocks.some({SKIPPED})", arg=blocks.element_handles(), timeout=READY_MS)
-    readout = page.locator(".md-content__inner > figure [data-readout]").last
-    assert readout.inner_text() == readout.text_content() != ""
+    readout = page.locator(f".md-content__inner {last}").last
+    words = readout.text_content().split()
+    assert readout.inner_text().split() == words != []  # innerText folds the source's line breaks
     assert page.evaluate("() => scrollY") == 0
     assert blocks.last.evaluate("(b) => b.style.contentVisibility") == "visible"

@@ -41,11 +41,12 @@ function bind(el) {
 }
 
 function init() {
-  drawAllSoon();
   fillSnippets();
   for (const view of views) if (!document.contains(view.el)) views.delete(view);
   const found = [...document.querySelectorAll("[data-figure]")].filter((el) => !el.dataset.bound);
   const cards = bindReview(client); // recall cards are graded through Python too
+  // Drawn after Python's start (or its failure), so that the drawing adds nothing to the page's start.
+  drawAllSoon(found.length || cards ? client.whenReady : Promise.resolve());
   if (!found.length && !cards) return;
   // Every figure is bound at once. Binding them as they came near the viewport was tried (make bench,
   // issue 22) and not kept: a far figure's controls stayed disabled until it was scrolled to.
