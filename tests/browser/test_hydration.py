@@ -154,7 +154,7 @@ def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it_and_drawing
 @pytest.mark.parametrize("path, last", [("/step-6/", "figure [data-readout]"), ("/retelling/", "p:not(:has(.arithmatex))")])
 def test_once_the_page_has_loaded_every_block_is_drawn_for_good_without_scrolling(hydrated, path, last):
     """draw.js ends the skipping after the load (or the page swap) and Python's start, or at once on a page
-    without figures, so a far readout or cell reads as drawn text (innerText), as a script, a search or a
+    without figures, so a far readout or paragraph reads as drawn text (innerText), as a script, a search or a
     screenshot finds it, while the reader is still at the top."""
     page = hydrated.open(path, ready=None)
     blocks = page.locator(".md-content__inner > :is(figure, table, p, div.md-typeset__scrollwrap):has(*)")
