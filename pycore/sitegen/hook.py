@@ -316,10 +316,16 @@ def _focusable_terms(html: str) -> str:
 
 
 def on_post_page(output, page, config):
-    """A page with a figure or a recall card starts downloading Python's files while it is still parsing."""
+    """A page with math asks for the math font before its stylesheets, so that the first layout of its formulas
+    is already in it (drawn first in a fallback font and then again, a formula changes width and the lines
+    below it move); a page with a figure or a recall card starts downloading Python's files while it is
+    still parsing."""
+    root = _site_root(page.url)
+    if 'class="arithmatex"' in output:
+        output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
     if "data-figure=" not in output and "data-card=" not in output:
         return output
-    return output.replace("</head>", _runtime[0].preload_links(_site_root(page.url)) + "</head>", 1)
+    return output.replace("</head>", _runtime[0].preload_links(root) + "</head>", 1)
 
 
 UNPUBLISHED = ("No SITE_URL: this build names no address, so it has no oEmbed responses, no embed/figures.json "

@@ -21,10 +21,48 @@ let input = "";
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
   const out = JSON.parse(input).map(([tex, display]) =>
-    katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "htmlAndMathml" }));
+    katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "mathml" }));
   process.stdout.write(JSON.stringify(out));
 });
 """
+
+
+SIGN = re.compile(r'(?P<before><mrow>|<mo(?: [^>]*)?>(?P<prev>[^<]*)</mo>)<mo>(?P<sign>[−+±∓])</mo>')
+"""A plus or minus sign that opens a row or follows an operator: a sign of what comes after it (-0.5, (-1),
+= -x), not an operation between two things."""
+CLOSING = frozenset(")]}|‖⟩⌉⌋")
+
+
+def prefix_signs(mathml: str) -> str:
+    """Mark each sign of a negative (or positive) quantity as a prefix operator, as TeX treats it: MathML infers
+    an operator's form from its place in a row, so without the mark the minus of b = -0.5 is spaced as a
+    subtraction."""
+    def mark(m: re.Match) -> str:
+        if m.group("prev") is not None and m.group("prev") in CLOSING:
+            return m.group(0)
+        return f'{m.group("before")}<mo form="prefix">{m.group("sign")}</mo>'
+    return SIGN.sub(mark, mathml)
+
+
+LETTERS = {"double-struck": (0x1D538, {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}),
+           "script": (0x1D49C, {"B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ"})}
+"""Capital letters of the styles the article uses (\\mathbb, \\mathcal): where each style's A sits in Unicode's
+mathematical letters, and the letters Unicode had encoded before that block, which it leaves out of it."""
+VARIANT = re.compile(r'<mi mathvariant="(?P<style>[a-z-]+)">(?P<text>[^<]*)</mi>')
+
+
+def styled_letters(mathml: str) -> str:
+    """Write \\mathbb{E} and \\mathcal{N} as the Unicode letters 𝔼 and 𝒩: browsers draw MathML's mathvariant
+    only as "normal" (upright), so KaTeX's <mi mathvariant="double-struck">E</mi> would show a plain italic E."""
+    def letter(m: re.Match) -> str:
+        style, text = m.group("style"), m.group("text")
+        if style == "normal":
+            return m.group(0)
+        if style not in LETTERS or not re.fullmatch("[A-Z]", text):
+            raise MathError(f"no MathML letters for mathvariant={style!r} {text!r}: add them to math.LETTERS")
+        first, exceptions = LETTERS[style]
+        return f"<mi>{exceptions.get(text) or chr(first + ord(text) - ord('A'))}</mi>"
+    return VARIANT.sub(letter, mathml)
 
 
 class MathError(RuntimeError):
@@ -53,5 +91,5 @@ def typeset(page_html: str) -> str:
         if not d:
             raise MathError(f"math without \\( \\) or \\[ \\] delimiters: {source[:60]}")
         items.append((d.group("body").strip(), d.group(1) == "\\["))
-    rendered = iter(render_all(items))
+    rendered = iter(styled_letters(prefix_signs(r)) for r in render_all(items))
     return MATH.sub(lambda m: m.group("open") + next(rendered) + m.group("close"), page_html)

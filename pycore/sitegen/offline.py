@@ -24,8 +24,6 @@ SKIPPED = (
     "*.map",  # source maps, for developer tools
     "sitemap.xml.gz",  # for search engines (Material's instant navigation reads sitemap.xml, which stays)
     "assets/javascripts/lunr/*",  # Material's search loads these only for languages other than English
-    "assets/vendor/katex/fonts/*.woff",  # every browser with service workers reads the .woff2 beside them
-    "assets/vendor/katex/fonts/*.ttf",
     "embed/*/oembed.json",  # oEmbed responses and the list of figures are read by programs elsewhere
     "embed/figures.json",
     "404.html",  # the worker answers only for pages that exist

@@ -1,5 +1,5 @@
 """What the browser runs: the core and a trimmed standard library as content-hashed zips, the module
-that names them, Pyodide's own files, KaTeX's stylesheet, and the preload hints of figure pages."""
+that names them, Pyodide's own files, the math font, and the preload hints of figure pages."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import mathfont
 from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
 
-VENDOR = {
-    "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"),
-    "katex": ("katex.min.css", "fonts"),
-}
-SOURCES = {"pyodide": NODE_MODULES / "pyodide", "katex": NODE_MODULES / "katex" / "dist"}
+VENDOR = {"pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")}
+SOURCES = {"pyodide": NODE_MODULES / "pyodide"}
 STDLIB = SOURCES["pyodide"] / "python_stdlib.zip"
 """Pyodide's stock standard library, which the site ships trimmed (see ``stdlib``)."""
 
@@ -67,7 +65,7 @@ def core_archive() -> tuple[str, bytes]:
 
 
 def copy_vendor(site_dir: Path) -> None:
-    """Copy Pyodide's core files and KaTeX from node_modules; fail loudly if npm was not run."""
+    """Copy Pyodide's core files from node_modules; fail loudly if npm was not run."""
     for name, files in VENDOR.items():
         src_root = SOURCES[name]
         if not src_root.is_dir():
@@ -106,6 +104,11 @@ class Runtime:
         return "".join(f'<link rel="preload" href="{root}{path}" as="fetch" crossorigin>' for path in self.preloads())
 
 
+def font_preload(root: str) -> str:
+    """The <link rel=preload> of the math font for a page whose path to the site root is ``root``."""
+    return f'<link rel="preload" href="{root}{ASSETS}{mathfont.NAME}" as="font" type="font/woff2" crossorigin>'
+
+
 def empty_lock() -> dict:
     """Pyodide's lock file without packages: the site loads none, so it need not fetch 120 kB to learn that."""
     stock = json.loads((SOURCES["pyodide"] / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -122,7 +125,8 @@ def files_module(runtime: Runtime) -> str:
 
 
 def write_runtime(site_dir: Path, runtime: Runtime) -> None:
-    """Write both archives and the module naming them, removing older archives, and copy the vendor files."""
+    """Write both archives and the module naming them, removing older archives, the math font, and copy the
+    vendor files."""
     assets = site_dir / ASSETS
     assets.mkdir(parents=True, exist_ok=True)
     for old in [*assets.glob("core-*.zip"), *assets.glob("python_stdlib-*.zip")]:
@@ -130,4 +134,5 @@ def write_runtime(site_dir: Path, runtime: Runtime) -> None:
     for name, data in (runtime.core, runtime.stdlib):
         (assets / name).write_bytes(data)
     (assets / FILES_MODULE).write_text(files_module(runtime), encoding="utf-8")
+    mathfont.write(assets)
     copy_vendor(site_dir)

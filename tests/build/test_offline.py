@@ -25,10 +25,10 @@ def test_the_worker_keeps_every_page_figure_and_pyodide_file(site_dir):
     pages = {path.lstrip("/") for path in article_pages()}
     embeds = {f"embed/{figure_id}/" for figure_id in figures.FIGURES}
     pyodide = {p.relative_to(site_dir).as_posix() for p in (site_dir / "assets/vendor/pyodide").rglob("*") if p.is_file()}
-    fonts = {p.relative_to(site_dir).as_posix() for p in site_dir.glob("assets/vendor/katex/fonts/*.woff2")}
+    fonts = {"assets/sqrt-dk/noto-sans-math.woff2"}
     archives = {f"assets/sqrt-dk/{name}" for name in shipped_archives(site_dir).values()}
     assert len(archives) == 2 and pages | embeds | pyodide | fonts | archives <= set(files)
-    assert {"assets/sqrt-dk/runtime-files.js", "assets/vendor/katex/katex.min.css", "search/search_index.json",
+    assert {"assets/sqrt-dk/runtime-files.js", "assets/sqrt-dk/figures.css", "search/search_index.json",
             "sitemap.xml", "assets/sqrt-dk/figures.js"} <= set(files)
     for path, digest in files.items():
         on_disk = site_dir / (path + "index.html" if path == "" or path.endswith("/") else path)
