@@ -1,7 +1,10 @@
 """Typeset every formula at build time with KaTeX (from node_modules, run by Node once per page).
 
-Pages then carry finished math: nothing to run in the browser, correct with JavaScript off,
-and no KaTeX script to download. Only KaTeX's stylesheet and fonts are shipped.
+Pages then carry finished math as MathML, which the browser lays out itself in the math font
+(mathfont.py): nothing to run in the browser, correct with JavaScript off, one element tree per
+formula (KaTeX's HTML output would add a second, several times larger), and nothing of KaTeX's to
+download. Two marks MathML needs and KaTeX leaves out are added here: a sign's prefix form and the
+Unicode letters of \\mathbb and \\mathcal.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ class MathError(RuntimeError):
 
 
 def render_all(items: list[tuple[str, bool]]) -> list[str]:
-    """KaTeX HTML for each (TeX, display) pair, in one Node process."""
+    """KaTeX's MathML for each (TeX, display) pair, in one Node process."""
     if not items:
         return []
     katex = NODE_MODULES / "katex"
@@ -82,7 +85,7 @@ def render_all(items: list[tuple[str, bool]]) -> list[str]:
 
 
 def typeset(page_html: str) -> str:
-    """Replace the TeX source inside every arithmatex span/div with KaTeX's rendering."""
+    """Replace the TeX source inside every arithmatex span/div with its MathML."""
     matches = list(MATH.finditer(page_html))
     items = []
     for m in matches:
