@@ -104,6 +104,18 @@ def test_the_offline_notice_never_covers_the_article(contexts, site, width):
     assert where == {"inHeader": True, "covered": []}
     page.evaluate("() => document.querySelector('[data-figure] .sq-figure__controls').scrollIntoView()")
     assert page.evaluate(COVERED)["inHeader"], "scrolled, it stays inside the header, which covers nothing of ours"
+    assert page.evaluate(THROUGH_ITS_ANIMATION) == {"opaque": True, "whole": True, "gone": True}
+
+
+# The notice's animation stepped through from start to end: whether it is opaque at every step (what shows of it
+# keeps its contrast, and nothing shows through it), whole in the middle, and hidden at the end.
+THROUGH_ITS_ANIMATION = """() => {
+  const note = document.querySelector('.sq-offline'), [animation] = note.getAnimations();
+  animation.pause();
+  const at = (t) => { animation.currentTime = t; const s = getComputedStyle(note); return [s.opacity, s.clipPath]; };
+  const steps = Array.from({length: 81}, (_, i) => at(i * 100));
+  return {opaque: steps.every(([o]) => o === '1'), whole: at(4000)[1] === 'inset(0px)',
+          gone: /inset\(0px 0px 0px 100%\)/.test(at(8000)[1])}; }"""
 
 
 def test_a_repeat_visit_works_offline_across_pages_figures_and_embeds(contexts, site):
