@@ -280,7 +280,7 @@ def on_page_content(html, page, config, files):
         problems += glossary.budget(html)
     if problems:
         raise PluginError(f"{src}: " + "\n  ".join(problems))
-    html = _focusable_code(_focusable_terms(html))
+    html = _focusable_code(_tooltips_once(html))
     try:
         html = math.typeset(html)
     except math.MathError as err:
@@ -301,18 +301,54 @@ def _focusable_code(html: str) -> str:
     return re.sub(r"(<pre>(?:<span></span>)?<code)((?:\s[^>]*)?)>", focusable, html)
 
 
-def _focusable_terms(html: str) -> str:
-    """The first tooltip of each term on a page can take keyboard focus, so its definition shows on focus too."""
-    seen: set[str] = set()
+TOOLTIP_PARTS = re.compile(r'<h2\b|<details\b|</details>|<div\b[^>]*\bdata-card="|<div\b|</div>'
+                           r'|<abbr( title="[^"]*")>([^<]*)</abbr>')
+"""What _tooltips_once reads: section headings, asides, recall cards (and the divs that close them), and the
+glossary's abbreviations."""
 
-    def first(match: re.Match[str]) -> str:
-        word = match.group(2)
-        if word in seen:
-            return match.group(0)
-        seen.add(word)
-        return f'<abbr tabindex="0"{match.group(1)}>{word}</abbr>'
 
-    return re.sub(r"<abbr( title=\"[^\"]*\")>([^<]*)</abbr>", first, html)
+def _tooltips_once(html: str) -> str:
+    """A glossary term keeps its tooltip at its first use in each section, aside and recall card, and reads as
+    plain text after that (as an encyclopedia links a term once a section); its first use on the page can
+    take keyboard focus, so its definition shows on focus too. Material sets up every tooltip as the page
+    starts, and on Train it yourself, with 299 of them, that was most of its longest task (README, Benchmark)."""
+    scopes: list[set[str]] = [set()]
+    cards: list[int] = []  # the div depth of each recall card we are in
+    on_page: set[str] = set()
+    depth = 0
+
+    def part(match: re.Match[str]) -> str:
+        nonlocal depth
+        tag = match.group(0)
+        if match.group(2) is not None:
+            word = match.group(2)
+            if word in scopes[-1]:
+                return word
+            scopes[-1].add(word)
+            if word in on_page:
+                return tag
+            on_page.add(word)
+            return f'<abbr tabindex="0"{match.group(1)}>{word}</abbr>'
+        if tag == "<h2" and len(scopes) == 1:
+            scopes[0] = set()
+        elif tag in ("<details", "</details>") or "data-card=" in tag:
+            if tag == "</details>" and len(scopes) > 1:
+                scopes.pop()
+            else:
+                scopes.append(set())
+            if "data-card=" in tag:
+                depth += 1
+                cards.append(depth)
+        elif tag == "<div":
+            depth += 1
+        elif tag == "</div>":
+            if cards and cards[-1] == depth and len(scopes) > 1:
+                cards.pop()
+                scopes.pop()
+            depth -= 1
+        return tag
+
+    return TOOLTIP_PARTS.sub(part, html)
 
 
 def on_post_page(output, page, config):

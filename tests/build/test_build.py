@@ -454,15 +454,18 @@ def test_a_term_used_before_the_page_that_introduces_it_fails_the_build(tmp_path
     assert "index.md: 'widget' (introduced on bad.md) is used before it: …" in result.stderr
 
 
-def test_an_aside_or_a_forward_link_may_name_a_later_term_and_every_use_gets_its_tooltip(tmp_path):
+def test_an_aside_or_a_forward_link_may_name_a_later_term_and_a_term_keeps_its_tooltip_once_a_section(tmp_path):
     home = ("# Home\n\nYou will meet the [widget](bad.md#widget) soon.\n\n"
             '??? info "Going deeper: early"\n    A widget, for the expert.\n')
-    result = _copy_build(tmp_path, WIDGET_PAGE + "\nA widget again.\n", home)
+    later = ("\nA widget again.\n\n## Later\n\nThe widget once more, and again a widget.\n\n"
+             '??? info "Going deeper: the widget"\n    A widget inside an aside.\n')
+    result = _copy_build(tmp_path, WIDGET_PAGE + later, home)
     assert result.returncode == 0, result.stderr
     bad = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
-    tips = re.findall(r"<abbr[^>]*>widget</abbr>", bad)
-    assert tips == ['<abbr tabindex="0" title="A thing the second page introduces.">widget</abbr>',
-                    '<abbr title="A thing the second page introduces.">widget</abbr>']
+    tip = '<abbr title="A thing the second page introduces.">widget</abbr>'
+    assert re.findall(r"<abbr[^>]*>widget</abbr>", bad) == [tip.replace("<abbr", '<abbr tabindex="0"'), tip, tip]
+    assert "A widget again." in bad and "and again a widget." in bad
+    assert bad.index(tip) < bad.index("and again a widget.") < bad.index(tip, bad.index(tip) + 1)
     home_html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert '<details class="info">' in home_html and "open" not in home_html.split('<details class="info"')[1][:20]
 

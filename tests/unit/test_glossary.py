@@ -101,3 +101,16 @@ def test_a_malformed_entry_names_what_it_lacks(tmp_path: Path):
     bad.write_text(yaml.safe_dump({"terms": [{"term": "x", "page": "index.md"}]}), encoding="utf-8")
     with pytest.raises(glossary.GlossaryError, match=r"entry 1 \(x\) lacks anchor, definition, patterns"):
         glossary.load(bad)
+
+
+def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_once_a_page():
+    from pycore.sitegen import hook
+    tip = '<abbr title="A thing.">w</abbr>'
+    focus = '<abbr tabindex="0" title="A thing.">w</abbr>'
+    page = (f"<p>{tip} {tip}</p><details><p>{tip}</p><div><p>{tip}</p></div></details><p>{tip}</p>"
+            f'<h2>Two</h2><p>{tip}</p><div class="sq-recall" data-card="c"><div>{tip}</div><p>{tip}</p></div>'
+            f"<p>{tip}</p><div><p>{tip}</p></div>")
+    want = (f"<p>{focus} w</p><details><p>{tip}</p><div><p>w</p></div></details><p>w</p>"
+            f'<h2>Two</h2><p>{tip}</p><div class="sq-recall" data-card="c"><div>{tip}</div><p>w</p></div>'
+            "<p>w</p><div><p>w</p></div>")
+    assert hook._tooltips_once(page) == want
