@@ -250,9 +250,10 @@ def budget(html: str) -> list[str]:
 
 
 def page_markdown(glossary: Glossary, titles: dict[str, str]) -> str:
-    """The glossary page: every term, its definition, and a link to where it is introduced."""
+    """The glossary page: every term, its definition, and a link to where it is introduced, as a definition
+    list (HTML's element for a glossary). A table would be taken out of the page and put back in a scrolling
+    wrapper by Material as the page starts, restyling every cell: the longest task of the page's start in
+    Lighthouse's trace (README, Benchmark)."""
     rows = sorted(glossary.terms, key=lambda t: t.term.lower())
-    out = ["| term | what it means | introduced in |", "| --- | --- | --- |"]
-    for t in rows:
-        out.append(f"| {t.term} | {t.definition} | [{titles.get(t.page, t.page)}]({t.page}#{t.anchor}) |")
-    return "\n".join(out) + "\n"
+    return "".join(f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor}).\n\n"
+                   for t in rows)

@@ -114,3 +114,12 @@ def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_
             f'<h2>Two</h2><p>{tip}</p><div class="sq-recall" data-card="c"><div>{tip}</div><p>w</p></div>'
             "<p>w</p><div><p>w</p></div>")
     assert hook._tooltips_once(page) == want
+
+
+def test_the_glossary_page_lists_every_term_alphabetically_with_its_definition_and_where_it_is_introduced():
+    import markdown
+    text = glossary.page_markdown(terms(), {"step-2.md": "2. The dot product"})
+    html = markdown.markdown(text, extensions=["def_list"])
+    assert html == ("<dl>\n<dt>gizmo</dt>\n<dd>Another. Introduced in <a href=\"step-1.md#gizmo\">step-1.md</a>.</dd>\n"
+                    "<dt>widget</dt>\n<dd>A thing. Introduced in <a href=\"step-2.md#widget\">2. The dot product</a>.</dd>\n"
+                    "</dl>")
