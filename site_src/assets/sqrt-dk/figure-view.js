@@ -1,5 +1,5 @@
-// One figure on the page: its element's events become requests to pycore, and each answer is
-// shown (SVG, readouts, control values, status line, announcement, permalink). All math is in pycore.
+// One figure on the page: its requests to pycore (its events come in through figure-events.js), and each
+// answer shown (SVG, readouts, control values, status line, announcement, permalink). All math is in pycore.
 //
 // Long work comes in slices: every request lets Python work about SLICE_MS before it answers.
 // A "busy" answer shows what is drawn so far (data-state is that drawn state), marks the figure
@@ -12,6 +12,7 @@
 import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
+import { bindEvents } from "./figure-events.js";
 import { nextFrame } from "./wake.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
@@ -85,7 +86,7 @@ export class FigureView {
       answer: (answer) => nextFrame().then(() => this.show(answer)), // one patch per frame (wake.js)
       error: (err) => this.status(`This figure stopped working: ${err.message}`, true),
     });
-    this.bind();
+    bindEvents(this);
   }
 
   get ready() { return this.client.phase === "ready"; }
@@ -269,105 +270,15 @@ export class FigureView {
     if (link) link.href = url.href;
   }
 
+  /** Copy the embed code for the current state; without a clipboard it is offered in a prompt. */
+  copyEmbed(button) {
+    const code = this.embedCode();
+    copy(button, code, "Embed code copied", () => window.prompt("Copy this embed code:", code));
+  }
+
   embedCode() {
     const src = new URL(this.el.dataset.embed, location.href);
     src.search = query(this.state);
     return iframeCode(src.href, this.el.dataset.title, this.el.dataset.embedHeight);
-  }
-
-  /** The pointer in user units of the stage's SVG at this index (an answer replaces the SVG element, not its place). */
-  svgPoint(event, index) {
-    const svg = this.stage.querySelectorAll("svg")[index];
-    const m = svg.getScreenCTM().inverse();
-    return { x: m.a * event.clientX + m.c * event.clientY + m.e, y: m.b * event.clientX + m.d * event.clientY + m.f };
-  }
-
-  bind() {
-    const stage = this.stage;
-    stage.addEventListener("pointerdown", (e) => {
-      const h = e.target.closest("[data-handle]");
-      if (!h || !this.ready) return;
-      e.preventDefault();
-      // The tip keeps the offset at which it was grabbed (anywhere in its hit circle) rather than
-      // jumping to the pointer, so pressing alone sends nothing.
-      const svg = [...stage.querySelectorAll("svg")].indexOf(h.closest("svg"));
-      const pointer = this.svgPoint(e, svg);
-      const dot = h.querySelector(".sq-dot");
-      this.drag = { handle: h.dataset.handle, svg, offset: { x: pointer.x - dot.cx.baseVal.value, y: pointer.y - dot.cy.baseVal.value } };
-      stage.setPointerCapture(e.pointerId);
-      h.focus({ preventScroll: true });
-    });
-    stage.addEventListener("pointermove", (e) => {
-      if (!this.drag) return;
-      const { handle, svg, offset } = this.drag;
-      const pointer = this.svgPoint(e, svg);
-      this.queue.send({ type: "drag", handle, x: pointer.x - offset.x, y: pointer.y - offset.y });
-    });
-    const end = () => {
-      if (!this.drag) return;
-      this.drag = null;
-      this.track = true;
-      if (this.queue.idle) { this.speak(); this.remember(); } else this.announce = true;
-    };
-    stage.addEventListener("pointerup", end);
-    stage.addEventListener("pointercancel", end);
-    stage.addEventListener("keydown", (e) => {
-      const h = e.target.closest("[data-handle]");
-      const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"];
-      if (!h || !keys.includes(e.key) || !this.ready) return;
-      e.preventDefault();
-      this.announce = true; this.track = true;
-      this.queue.send({ type: "key", handle: h.dataset.handle, key: e.key, shift: e.shiftKey });
-    });
-    this.el.addEventListener("input", (e) => {
-      const input = e.target.closest("[data-field]");
-      if (!input || input.type === "text") return; // text is sent whole, on change
-      this.sendField(input);
-    });
-    this.el.addEventListener("change", (e) => {
-      this.announce = true;
-      const input = e.target.closest("input[type='text'][data-field]");
-      if (input) this.sendField(input);
-    });
-    this.python.addEventListener("keydown", (e) => { if (e.key === "Escape") this.closePython(); });
-    this.el.addEventListener("click", (e) => {
-      const b = e.target.closest("button, a[data-action]");
-      if (b && b.dataset.download) { this.download(b.dataset.download); return; }
-      if (!b || !this.ready) return;
-      if (b.dataset.set) { this.announce = this.track = true; this.queue.send({ type: "set", field: b.dataset.set, value: b.dataset.value }); }
-      else if (b.dataset.event) { this.announce = this.track = true; this.queue.send({ type: b.dataset.event }); }
-      else if (b.dataset.play) this.play(b);
-      else if (b.dataset.action === "embed") {
-        const code = this.embedCode();
-        copy(b, code, "Embed code copied", () => window.prompt("Copy this embed code:", code));
-      } else if (b.dataset.action === "reset") this.reset();
-      else if (b.dataset.action === "python") this.togglePython(b);
-      else if (b.dataset.action === "close-python") this.closePython();
-    });
-  }
-
-  // A log slider sends its position; Python says which value that is, and the answer shows it.
-  sendField(input) {
-    const log = input.dataset.scale === "log";
-    const output = this.el.querySelector(`output[data-value="${input.dataset.field}"]`);
-    if (output && !log) output.textContent = input.value;
-    this.track = true;
-    this.queue.send({ type: "set", field: input.dataset.field, [log ? "position" : "value"]: input.value });
-  }
-
-  // Play sweeps a range control from its first stop to its last; with reduced motion it jumps between stops.
-  play(button) {
-    const stop = () => { clearInterval(this.timer); this.timer = null; button.setAttribute("aria-pressed", "false"); };
-    if (this.timer) { stop(); return; }
-    const name = button.dataset.play;
-    const stops = button.dataset.stops.split(",").map(Number);
-    const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const values = reduced ? stops : Array.from({ length: 61 }, (_, i) => stops[0] + (i / 60) * (stops[stops.length - 1] - stops[0]));
-    let i = 0;
-    button.setAttribute("aria-pressed", "true");
-    this.timer = setInterval(() => {
-      this.queue.send({ type: "set", field: name, value: String(Math.round(values[i] * 100) / 100) });
-      if (++i >= values.length) { stop(); this.announce = true; }
-    }, reduced ? 1500 : 50);
   }
 }
