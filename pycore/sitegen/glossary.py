@@ -255,5 +255,6 @@ def page_markdown(glossary: Glossary, titles: dict[str, str]) -> str:
     wrapper by Material as the page starts, restyling every cell: the longest task of the page's start in
     Lighthouse's trace (README, Benchmark)."""
     rows = sorted(glossary.terms, key=lambda t: t.term.lower())
-    return "".join(f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor}).\n\n"
-                   for t in rows)
+    return '<div class="sq-glossary" markdown>\n\n' + "".join(
+        f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor}).\n\n"
+        for t in rows) + "</div>\n"

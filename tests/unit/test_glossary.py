@@ -119,7 +119,8 @@ def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_
 def test_the_glossary_page_lists_every_term_alphabetically_with_its_definition_and_where_it_is_introduced():
     import markdown
     text = glossary.page_markdown(terms(), {"step-2.md": "2. The dot product"})
-    html = markdown.markdown(text, extensions=["def_list"])
-    assert html == ("<dl>\n<dt>gizmo</dt>\n<dd>Another. Introduced in <a href=\"step-1.md#gizmo\">step-1.md</a>.</dd>\n"
+    html = markdown.markdown(text, extensions=["def_list", "md_in_html"])
+    assert html == ('<div class="sq-glossary">\n<dl>\n'
+                    "<dt>gizmo</dt>\n<dd>Another. Introduced in <a href=\"step-1.md#gizmo\">step-1.md</a>.</dd>\n"
                     "<dt>widget</dt>\n<dd>A thing. Introduced in <a href=\"step-2.md#widget\">2. The dot product</a>.</dd>\n"
-                    "</dl>")
+                    "</dl>\n</div>")
