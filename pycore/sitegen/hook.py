@@ -331,18 +331,17 @@ def _tooltips_once(html: str) -> str:
             return f'<abbr tabindex="0"{match.group(1)}>{word}</abbr>'
         if tag == "<h2" and len(scopes) == 1:
             scopes[0] = set()
-        elif tag in ("<details", "</details>") or "data-card=" in tag:
-            if tag == "</details>" and len(scopes) > 1:
-                scopes.pop()
-            else:
-                scopes.append(set())
-            if "data-card=" in tag:
-                depth += 1
-                cards.append(depth)
-        elif tag == "<div":
+        elif tag == "<details":
+            scopes.append(set())
+        elif tag == "</details>" and len(scopes) > 1:
+            scopes.pop()
+        elif tag.startswith("<div"):
             depth += 1
+            if "data-card=" in tag:
+                cards.append(depth)
+                scopes.append(set())
         elif tag == "</div>":
-            if cards and cards[-1] == depth and len(scopes) > 1:
+            if cards and cards[-1] == depth:
                 cards.pop()
                 scopes.pop()
             depth -= 1
