@@ -80,11 +80,12 @@ def test_newer_input_during_a_long_job_wins(watched):
     page.goto(watched.server.url + "/embed/length/?n=16&dk=41&seed=32")
     fig = "[data-figure]"
     page.wait_for_selector(f"{fig}[data-ready='true']", timeout=READY_MS)
-    # A thousand rows, so the job at 4,096 keys is still running when the newer input comes; their curves
-    # are drawn first, as a job of their own, so that no single wait holds both Python's start and them.
+    # 300 rows, so the job at 4,096 keys works for seconds, in many slices, and is still running when the
+    # newer input comes; their curves are drawn first, as a job of their own, so that no single wait holds
+    # both Python's start and them. (A thousand rows took over a minute for the curves on a slow host.)
     watched.reveal(fig)
-    page.locator("input[data-field='rows']").fill("1000")
-    page.wait_for_function("(f) => JSON.parse(f.dataset.state).rows === 1000 && !f.dataset.busy",
+    page.locator("input[data-field='rows']").fill("300")
+    page.wait_for_function("(f) => JSON.parse(f.dataset.state).rows === 300 && !f.dataset.busy",
                            arg=page.locator(fig).element_handle(), timeout=READY_MS)
     page.locator("input[data-field='n']").fill(position(4096))
     page.wait_for_function("(sel) => document.querySelector(sel).dataset.busy === 'true'", arg=fig, timeout=READY_MS)

@@ -38,12 +38,12 @@ def test_reset_run_then_run_trains_live_and_ends_on_the_built_numbers(watched):
 
 def test_pause_stops_a_run_within_a_slice_and_run_goes_on_from_there(watched):
     page = watched.open("/train/")
-    page.locator(f"{FIG} input[data-field='dk']").fill("512")  # a wide layer: the run takes several seconds
+    page.locator(f"{FIG} input[data-field='dk']").fill("128")  # a wider layer: the run takes several seconds
     page.wait_for_function("(s) => document.querySelector(s).dataset.busy === 'true'", arg=FIG, timeout=10_000)
     page.locator(f"{FIG} button[data-event='pause']").click()
     watched.settle(FIG)
     paused = watched.state(FIG)
-    assert paused["dk"] == 512 and 0 < paused["step"] < train.STEPS
+    assert paused["dk"] == 128 and 0 < paused["step"] < train.STEPS
     svg, readouts = expected("train", paused)
     assert shows(watched.readouts(FIG), readouts) and watched.svg(FIG) == svg
     page.locator(f"{FIG} button[data-event='run']").click()
