@@ -59,7 +59,7 @@ def test_another_figure_answers_while_one_is_working(watched):
     page = watched.open("/step-5/")
     sat, spike = "#fig-saturation", "[data-figure='softmax-spike']"
     watched.reveal(sat)
-    for field, value in (("n", "512"), ("dk", "512")):
+    for field, value in (("n", "64"), ("dk", "256")):
         before = page.locator(sat).get_attribute("data-state")
         page.locator(f"{sat} input[data-field='{field}']").fill(value)
         page.wait_for_function("([s, b]) => document.querySelector(s).dataset.state !== b || "
