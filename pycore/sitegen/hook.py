@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -30,7 +31,9 @@ from pycore.sitegen.render import ENV, render_marker, render_predict, render_row
 
 log = logging.getLogger("mkdocs.hooks.sqrt_dk")
 _rendered: dict[str, list[str]] = {}
-_runtime: list[pack.Runtime] = []
+_runtime: list[Future] = []
+"""The compiled core and library (pack.Runtime), traced under Node in a thread while the pages' Markdown
+is rendered: on a first build the two overlap."""
 _site_url: list[str | None] = [None]
 """The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
 _serving = False
@@ -75,7 +78,8 @@ def on_startup(command, dirty):
 
 def on_config(config):
     """Note the published address, if any; load the glossary and append its tooltips to every page;
-    pack the core and trace the standard library once per build: pages name both in their preload hints."""
+    start packing the core and tracing the standard library, once per build: pages name both in their
+    preload hints (runtime())."""
     _site_url[0] = config["site_url"] or None
     try:
         terms = glossary.load(Path(config["docs_dir"]) / GLOSSARY)
@@ -89,12 +93,19 @@ def on_config(config):
         stored.write_whole(abbr, text.encode("utf-8"))
     config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
                                                   "check_paths": True}
+    pool = ThreadPoolExecutor(1)
+    _runtime[:] = [pool.submit(stdlib.compiled_archives)]
+    pool.shutdown(wait=False)  # the trace runs on; runtime() waits for it
+    return config
+
+
+def runtime() -> pack.Runtime:
+    """The compiled core and library, once their trace (started by on_config) is done."""
     try:
-        core, library = stdlib.compiled_archives()
-        _runtime[:] = [pack.Runtime(core=core, stdlib=library)]
+        core, library = _runtime[0].result()
     except stdlib.TraceError as err:
         raise PluginError(f"the figures failed in Pyodide while the standard library was traced: {err}") from None
-    return config
+    return pack.Runtime(core=core, stdlib=library)
 
 
 def on_files(files, config):
@@ -360,7 +371,7 @@ def on_post_page(output, page, config):
         output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
     if "data-figure=" not in output and "data-card=" not in output:
         return output
-    return output.replace("</head>", _runtime[0].preload_links(root) + "</head>", 1)
+    return output.replace("</head>", runtime().preload_links(root) + "</head>", 1)
 
 
 UNPUBLISHED = ("No SITE_URL: this build names no address, so it has no oEmbed responses, no embed/figures.json "
@@ -375,11 +386,11 @@ def on_post_build(config):
     absolute addresses, so a build without it leaves them out and says so in one line),
     and last, once every file is there, the service worker with the list of files it keeps offline.
     ``mkdocs serve`` gets no service worker, which would keep showing the pages as they were."""
-    site = Path(config["site_dir"])
-    pack.write_runtime(site, _runtime[0])
-    embed.write_pages(site, _site_url[0], config["site_name"], _runtime[0].preload_links("../../"))
+    site, packed = Path(config["site_dir"]), runtime()
+    pack.write_runtime(site, packed)
+    embed.write_pages(site, _site_url[0], config["site_name"], packed.preload_links("../../"))
     embed.write_card_pages(site, {src: html for src, html in _card_html.items() if html}, _titles,
-                           _runtime[0].preload_links("../../../"))
+                           packed.preload_links("../../../"))
     if _site_url[0] is None:
         log.info(UNPUBLISHED)
     if not _serving:
