@@ -31,7 +31,7 @@ from pycore.sitegen.render import ENV, render_marker, render_predict, render_row
 
 log = logging.getLogger("mkdocs.hooks.sqrt_dk")
 _rendered: dict[str, list[str]] = {}
-_runtime: list[Future] = []
+_runtime: list[Future[pack.Runtime]] = []
 """The compiled core and library (pack.Runtime), traced under Node in a thread while the pages' Markdown
 is rendered: on a first build the two overlap."""
 _site_url: list[str | None] = [None]
@@ -94,7 +94,7 @@ def on_config(config):
     config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
                                                   "check_paths": True}
     pool = ThreadPoolExecutor(1)
-    _runtime[:] = [pool.submit(stdlib.compiled_archives)]
+    _runtime[:] = [pool.submit(lambda: pack.Runtime(*stdlib.compiled_archives()))]
     pool.shutdown(wait=False)  # the trace runs on; runtime() waits for it
     return config
 
@@ -102,10 +102,9 @@ def on_config(config):
 def runtime() -> pack.Runtime:
     """The compiled core and library, once their trace (started by on_config) is done."""
     try:
-        core, library = _runtime[0].result()
+        return _runtime[0].result()
     except stdlib.TraceError as err:
         raise PluginError(f"the figures failed in Pyodide while the standard library was traced: {err}") from None
-    return pack.Runtime(core=core, stdlib=library)
 
 
 def on_files(files, config):
