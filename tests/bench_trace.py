@@ -4,6 +4,8 @@ tests can feed them small made-up traces."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 LONG_TASK_MS = 50
 """A task longer than this blocks input: the threshold of the Long Tasks API and of Lighthouse's TBT."""
 OURS = "/assets/sqrt-dk/"
@@ -67,11 +69,13 @@ def long_tasks_after_ready(events: list[dict], threshold_ms: float = LONG_TASK_M
     thread = (mark["pid"], mark["tid"])
     mine = sorted((e for e in events if (e.get("pid"), e.get("tid")) == thread and e.get("ph") == "X"),
                   key=lambda e: e["ts"])
+    starts = [e["ts"] for e in mine]
     drawn = sorted(e["ts"] for e in events if e.get("name") == DRAW_MARK and (e.get("pid"), e.get("tid")) == thread)
     found, rendered = [], float("-inf")
     for task in _top_level_tasks(events, thread):
         end = task["ts"] + task.get("dur", 0)
-        inside = [e for e in mine if task["ts"] <= e["ts"] < end and e is not task]
+        # Every task is read (a frame's rendering can follow a mark in a short task), so by bisection.
+        inside = [e for e in mine[bisect_left(starts, task["ts"]):bisect_left(starts, end)] if e is not task]
         renders = any(e["name"] in RENDERING for e in inside)
         after_drawing = renders and any(rendered <= ts < end for ts in drawn)
         if renders:
