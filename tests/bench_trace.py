@@ -15,11 +15,6 @@ SCRIPT_EVENTS = {"FunctionCall", "EvaluateScript", "v8.evaluateModule", "v8.comp
 """Events that run a script; those whose data names a script address say whose it is."""
 READY_MARK = "python-ready"
 """The User Timing mark the bench sets in the page when the first figure is marked ready."""
-DRAW_MARK = "sqrt-dk:draw"
-"""draw.js's mark when it ends a block's skipping: the frame that renders the block next is its work, whichever
-scripts (Material's resize handling) run in that frame."""
-RENDERING = {"UpdateLayoutTree", "Layout", "PrePaint", "Paint"}
-"""Events of a frame's rendering: a task with any of them drew something."""
 WORKER_MARKS = ("sqrt-dk:pyodide", "sqrt-dk:core")
 """runtime.js's marks in the worker: Pyodide up (wasm instantiated, snapshot restored), the bridge imported."""
 
@@ -61,8 +56,7 @@ def whose(task: dict, inside: list[dict]) -> str:
 
 def long_tasks_after_ready(events: list[dict], threshold_ms: float = LONG_TASK_MS) -> list[dict]:
     """The page's main-thread tasks longer than the threshold that end after the ready mark, each as
-    {"start": ms after the mark, "ms": its length, "whose": see whose()}; a task that renders the first frame
-    after draw.js's mark is "ours" too. Empty if the ready mark is missing."""
+    {"start": ms after the mark, "ms": its length, "whose": see whose()}. Empty if the ready mark is missing."""
     mark = _mark(events, READY_MARK)
     if mark is None:
         return []
@@ -70,20 +64,14 @@ def long_tasks_after_ready(events: list[dict], threshold_ms: float = LONG_TASK_M
     mine = sorted((e for e in events if (e.get("pid"), e.get("tid")) == thread and e.get("ph") == "X"),
                   key=lambda e: e["ts"])
     starts = [e["ts"] for e in mine]
-    drawn = sorted(e["ts"] for e in events if e.get("name") == DRAW_MARK and (e.get("pid"), e.get("tid")) == thread)
-    found, rendered = [], float("-inf")
+    found = []
     for task in _top_level_tasks(events, thread):
         end = task["ts"] + task.get("dur", 0)
-        # Every task is read (a frame's rendering can follow a mark in a short task), so by bisection.
-        inside = [e for e in mine[bisect_left(starts, task["ts"]):bisect_left(starts, end)] if e is not task]
-        renders = any(e["name"] in RENDERING for e in inside)
-        after_drawing = renders and any(rendered <= ts < end for ts in drawn)
-        if renders:
-            rendered = end
         if task.get("dur", 0) / 1000 <= threshold_ms or end < mark["ts"]:
             continue
+        inside = [e for e in mine[bisect_left(starts, task["ts"]):bisect_left(starts, end)] if e is not task]
         found.append({"start": (task["ts"] - mark["ts"]) / 1000, "ms": task["dur"] / 1000,
-                      "whose": "ours" if after_drawing else whose(task, inside)})
+                      "whose": whose(task, inside)})
     return found
 
 

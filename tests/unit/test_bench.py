@@ -118,25 +118,6 @@ def test_long_tasks_after_the_ready_mark_are_counted_with_whose_scripts_ran():
                                               {"start": 200, "ms": 80, "whose": "none"}]
 
 
-def test_the_frame_that_renders_after_our_drawing_is_ours_whoever_runs_in_it():
-    """draw.js marks each block it draws; the next task that renders is that block's frame, though Material's
-    script is what runs in it. A later frame with no mark before it stays the theme's."""
-    material = "http://h/assets/javascripts/bundle.js"
-    events = [
-        event("python-ready", 0, ph="I"),
-        event("RunTask", 100, 5), event("FireIdleCallback", 101, 3), event("sqrt-dk:draw", 103, ph="R"),
-        event("RunTask", 110, 90), event("FunctionCall", 111, 20, url=material), event("Paint", 140, 50),
-        event("RunTask", 300, 80), event("FunctionCall", 301, 20, url=material), event("Layout", 330, 40),
-        event("RunTask", 400, 5), event("sqrt-dk:draw", 402, ph="R"),
-        event("RunTask", 420, 60), event("FunctionCall", 421, 50, url=material),
-        event("RunTask", 500, 70), event("UpdateLayoutTree", 505, 60),
-    ]
-    assert long_tasks_after_ready(events) == [{"start": 110, "ms": 90, "whose": "ours"},
-                                              {"start": 300, "ms": 80, "whose": "theme"},
-                                              {"start": 420, "ms": 60, "whose": "theme"},
-                                              {"start": 500, "ms": 70, "whose": "ours"}]
-
-
 def test_without_the_ready_mark_no_task_is_counted():
     assert long_tasks_after_ready([event("RunTask", 0, 400)]) == []
 

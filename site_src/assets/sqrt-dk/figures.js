@@ -2,7 +2,6 @@
 // tells the figures how Python's start is going, and offers the site offline once it has.
 // Views, the bridge, embedding and the service worker have their own modules; all math is in pycore.
 import { BridgeClient } from "./bridge-client.js";
-import { drawAllSoon } from "./draw.js";
 import { FigureView } from "./figure-view.js";
 import { embedParams, fillSnippets, isEmbedPage, startEmbedPage } from "./embed.js";
 import { offerOffline } from "./offline.js";
@@ -45,8 +44,6 @@ function init() {
   for (const view of views) if (!document.contains(view.el)) views.delete(view);
   const found = [...document.querySelectorAll("[data-figure]")].filter((el) => !el.dataset.bound);
   const cards = bindReview(client); // recall cards are graded through Python too
-  // Drawn after Python's start (or its failure), so that the drawing adds nothing to the page's start.
-  drawAllSoon(found.length || cards ? client.whenReady : Promise.resolve());
   if (!found.length && !cards) return;
   // Every figure is bound at once. Binding them as they came near the viewport was tried (make bench,
   // issue 22) and not kept: a far figure's controls stayed disabled until it was scrolled to.
