@@ -147,18 +147,30 @@ def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it(fresh, serv
         assert not last.evaluate(SKIPPED), path
 
 
+PLACEHOLDERS = """() => [...document.querySelectorAll('.md-content__inner > *')].map((block) =>
+  block.querySelector('button, input, select, summary') && getComputedStyle(block).contentVisibility === 'auto'
+    ? parseFloat(getComputedStyle(block).containIntrinsicBlockSize.split(' ').pop()) : null)"""
+"""Each block's placeholder height where the block may skip and holds controls, else null."""
+
+
 @pytest.mark.parametrize("width", [390, 1280])
-def test_drawing_a_block_moves_nothing(fresh, server, width):
+def test_drawing_a_block_moves_nothing_and_no_skipped_block_lies_over_the_next(fresh, server, width):
     """Once drawn, every block of every page is as tall as it is with the skipping turned off, so the page lays
-    out as it would without it: no block's children's margins depend on whether it contains them."""
+    out as it would without it: no block's children's margins depend on whether it contains them. And a block
+    with controls is no taller than its placeholder: a script that measures a skipped block (axe, in Lighthouse)
+    lays its content out from the placeholder's top, so a taller one would lie over the next block's controls."""
     page = fresh(java_script_enabled=False, viewport={"width": width, "height": 800})
     for path in article_pages():
         page.goto(server.url + path)
+        placeholders = page.evaluate(PLACEHOLDERS)
         drawn = page.evaluate(BLOCK_HEIGHTS)
         page.evaluate("(css) => document.head.insertAdjacentHTML('beforeend', `<style>${css}</style>`)", DRAW_ALL)
         plain = page.evaluate(BLOCK_HEIGHTS)
-        assert len(drawn) == len(plain) > 1
+        assert len(drawn) == len(plain) == len(placeholders) > 1
         assert drawn == pytest.approx(plain, abs=1.5), path
+        over = [(i, height, most) for i, (height, most) in enumerate(zip(plain, placeholders))
+                if most is not None and height > most]
+        assert over == [], path
 
 
 TEXT_CHUNKS = """(p) => [...p.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())
