@@ -179,10 +179,10 @@ TEXT_CHUNKS = """(p) => [...p.childNodes].filter((n) => n.nodeType === Node.TEXT
 
 def test_after_the_start_a_far_block_stays_skipped_and_a_screen_reader_still_reads_it(browser_type_launch_args,
                                                                                      browser_type, server):
-    # (launch arguments first: they look for Chromium with Playwright, before Playwright's own loop runs)
     """Nothing of ours draws the blocks the reader has not reached once Python has started (drawing them was most
     of the long tasks after the start, make bench), and with accessibility on, as a screen reader turns it on,
-    Chromium exposes a skipped paragraph's text and a far figure's readout all the same."""
+    Chromium exposes a skipped paragraph's text and a far figure's readout all the same. (The launch arguments
+    come first among the fixtures: they look for Chromium with Playwright, before Playwright's own loop runs.)"""
     launch = {**browser_type_launch_args, "args": [*browser_type_launch_args["args"], "--force-renderer-accessibility"]}
     browser = browser_type.launch(**launch)
     try:
