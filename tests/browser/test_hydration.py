@@ -133,6 +133,22 @@ SKIPPED = "(block) => !block.querySelector('*').checkVisibility({ contentVisibil
 holds is not."""
 
 
+def test_the_figures_are_bound_in_a_task_of_their_own_after_materials_start(fresh, server):
+    """Material announces the page from its DOMContentLoaded listener on the document; the figures are bound
+    after that event has passed (a listener on the window hears it last, its bubbling done), not inside it."""
+    page = fresh(viewport={"width": 390, "height": 800})
+    page.add_init_script("""window.addEventListener('DOMContentLoaded', () => {
+      window.boundDuringMaterialsStart = document.querySelectorAll('[data-figure][data-bound]').length;
+      window.materialStarted = Boolean(window.document$);
+    });""")
+    page.goto(server.url + "/step-5/")
+    figures = page.locator("[data-figure]").count()
+    assert figures >= 4
+    page.wait_for_function(f"document.querySelectorAll('[data-figure][data-bound]').length === {figures}")
+    assert page.evaluate("[window.materialStarted, window.boundDuringMaterialsStart]") == [True, 0]
+    assert page.uncaught == []
+
+
 def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it(fresh, server):
     """The article's heavy blocks (paragraphs, figures, tables, lists, recall cards) skip their rendering while
     far off screen (content-visibility: auto), and are drawn as the reader scrolls to them."""

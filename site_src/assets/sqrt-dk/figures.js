@@ -9,7 +9,7 @@ import "./menu.js";
 import "./panels.js";
 import { bindPredictions } from "./predict.js";
 import { bindReview } from "./review.js";
-import { wakeInOrder } from "./wake.js";
+import { task, wakeInOrder } from "./wake.js";
 
 const STALL_MS = window.sqrtDkStallMs || 20000; // tests may shorten it before the page loads
 const views = new Set();
@@ -64,5 +64,7 @@ if (isEmbedPage()) startEmbedPage();
 // The service worker's install comes after Python's start, so it finds Pyodide's files in the
 // HTTP cache instead of downloading them a second time; a page without figures offers it at once.
 offerOffline(document.querySelector("[data-figure], [data-card]") ? client.whenReady : Promise.resolve());
-if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(init);
+// Material announces each page (document$) from its DOMContentLoaded handler; binding the figures in a task of
+// their own keeps that handler's task, long on a big page at a phone's speed, from growing by ours (make bench).
+if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => task(init));
 else init();

@@ -12,7 +12,7 @@ export const nextFrame = () => new Promise((resolve) => {
 });
 
 /** Run a task of its own, after whatever the browser has queued (input first). */
-const task = (fn) => (globalThis.scheduler && scheduler.postTask ? scheduler.postTask(fn) : setTimeout(fn, 0));
+export const task = (fn) => (globalThis.scheduler && scheduler.postTask ? scheduler.postTask(fn) : setTimeout(fn, 0));
 
 /** Whether the element shows in the viewport now. One inside a closed aside does not, and is not measured:
  * measuring it would make the browser lay out the aside's hidden content. */
