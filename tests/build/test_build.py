@@ -376,6 +376,28 @@ def test_page_scripts_name_no_figure():
         assert named == [], f"{script.name} names {named}"
 
 
+def _page_modules(name: str = "figures.js", seen: set[str] | None = None) -> set[str]:
+    """The page's module graph from its entry, by the relative imports each module names."""
+    seen = set() if seen is None else seen
+    seen.add(name)
+    text = (ROOT / "site_src/assets/sqrt-dk" / name).read_text(encoding="utf-8")
+    for imported in re.findall(r'^(?:import|export)\b[^;]*?"\./([\w-]+\.js)"', text, flags=re.M):
+        if imported not in seen:
+            _page_modules(imported, seen)
+    return seen
+
+
+def test_every_module_of_the_page_is_compiled_before_python_is_ready():
+    """Each module the page's entry loads opens with V8's compile hint, so its functions are compiled as it
+    loads rather than on their first call, which came in one task once Python was ready (make bench)."""
+    modules = _page_modules()
+    assert {"figures.js", "figure-view.js", "review.js", "bridge-client.js", "wake.js", "export.js"} <= modules
+    assert "runtime.js" not in modules  # the worker's, off the page's thread
+    for name in sorted(modules):
+        first = (ROOT / "site_src/assets/sqrt-dk" / name).read_text(encoding="utf-8").splitlines()[0]
+        assert first == "//# allFunctionsCalledOnLoad", name
+
+
 def test_every_page_of_the_article_is_built(site_dir):
     pages = article_pages()
     assert {"/assumptions/", "/references/"} <= set(pages)

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The page's end of the bridge to Python: starts the worker, watches it start (or stall, or
 // fail), and carries requests to pycore.bridge and answers back. The message types are listed
 // in runtime.js. It knows nothing of figures.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Embedding, both sides of the frame: the <iframe> code a host page pastes, and the embed
 // page's own glue (theme and starting state from its query string, its height told to the host).
 

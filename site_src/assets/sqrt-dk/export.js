@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Downloads of a figure as it is drawn now: one stand-alone SVG (its panels side by side, the
 // site's figure styles inlined with the light palette's colours written out, a title and a
 // description), or a PNG at twice its size made from that SVG.

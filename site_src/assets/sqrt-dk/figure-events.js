@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // A figure's events in: pointer drags and arrow keys on its handles, its controls and its buttons become
 // requests of its view (figure-view.js), which sends them to Python and shows the answers. No math here.
 

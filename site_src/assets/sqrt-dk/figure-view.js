@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // One figure on the page: its requests to pycore (its events come in through figure-events.js), and each
 // answer shown (SVG, readouts, control values, status line, announcement, permalink). All math is in pycore.
 //

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The page's entry: finds the figures and recall cards after every page swap, starts Python when there are any,
 // tells the figures how Python's start is going, and offers the site offline once it has.
 // Views, the bridge, embedding and the service worker have their own modules; all math is in pycore.

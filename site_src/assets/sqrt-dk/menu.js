@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Every actions menu (templates/menu.html.j2), on every page: its button shows or hides the list
 // of actions in the page's flow (a disclosure: Tab moves through the actions, which stay open until
 // the button is pressed again), and Escape inside the menu closes it and puts focus back on the button.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Offline after the first visit: registers the service worker (sw.js at the site root) once the
 // page has what it came for, and says discreetly when the whole site is kept offline, or when a
 // new version waits for the next visit. Where service workers are unavailable, nothing happens.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Small multiples: a row of figures (.sq-row) shares one actions menu (templates/row-menu.html.j2).
 // Its downloads put every panel in one file, side by side; its embed code is one <iframe> per panel,
 // each in the state it shows.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Predict, then see: a [data-predict] block asks a question just before the figure that answers it.
 // The reader picks a [data-choice]; "Show me" asks pycore for the answering state and its verdict,
 // the figure draws that state, and once it is drawn the block gets data-outcome="right" or "wrong"

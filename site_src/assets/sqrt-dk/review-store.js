@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The reader's review history on this device: one localStorage entry per recall card, its key the site's
 // path and the card's id ("sqrt-dk review /course/ step-4-variance-is-dk"), its value the text
 // pycore/review.py wrote (a versioned JSON record). Nothing here reads a record: Python does, and says

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The recall cards' spaced review, the page's side. Every card ([data-card]) can be graded where it stands
 // (Again, Hard, Good, Easy: by mouse, touch or keyboard, and the keys 1 to 4 inside an open card); the header
 // shows how many cards are due; the review page's session ([data-review-session]) walks the due cards in

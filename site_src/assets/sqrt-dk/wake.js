@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The pace of hydration: once Python is ready, the figures are woken one per task, in reading order with
 // those in view first, so that a page of figures never wakes in one long task; and an answer from
 // Python is applied in an animation frame, so its DOM patch and the style and layout it causes come
