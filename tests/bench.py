@@ -11,7 +11,10 @@ absolute targets, with its default mobile settings under devtools throttling. No
 asserted; the figures go into notes and the README.
 
 ``python -m tests.bench --lighthouse [PAGE ...]`` runs Lighthouse alone, on the pages named (site
-paths such as ``/step-5/``; the floor is added) or on all of them.
+paths such as ``/step-5/``; the floor is added) or on all of them. ``--lighthouse /step-5/ --without-figures``
+scores each page that has figures beside its twin without them (``/step-5/without-figures/``): the same
+page, scripts and all, minus every figure's markup (so Python, with nothing to wake, does not start); the
+two rows split a page's cost between its figures and the rest of it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -329,6 +333,32 @@ LIGHTHOUSE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices":
 """The issue's targets: scores at least these, LCP and TBT (ms) and CLS at most these."""
 
 
+TWIN = "without-figures/"
+"""The address of a page's twin without figures, under the page's own."""
+FIGURE_TAG = re.compile(r"<figure\b[^>]*>|</figure>")
+CONFIG_BASE = re.compile(r'<script id="__config"[^>]*>[^<]*?"base": "')
+
+
+def without_figures(html: str, page: str) -> str:
+    """The page's HTML without its figures (each ``<figure data-figure>`` element, whatever it holds), to be
+    served from ``page + TWIN``: a ``<base>`` resolves its relative addresses as the page's own, and Material's
+    configured site root, which it resolves against the address itself, goes one level further up."""
+    out, start, depth, cut = [], 0, 0, False
+    for tag in FIGURE_TAG.finditer(html):
+        if tag.group().startswith("</"):
+            depth -= 1
+            if cut and depth == 0:
+                start, cut = tag.end(), False
+        else:
+            if depth == 0 and "data-figure=" in tag.group():
+                out.append(html[start:tag.start()])
+                cut = True
+            depth += 1
+    out.append(html[start:])
+    twin = CONFIG_BASE.sub(r"\g<0>../", "".join(out), count=1)
+    return twin.replace("<head>", f'<head><base href="{page}">', 1)
+
+
 FLOOR = "/references/"
 """The floor: the site's page with no figure, no math and no script of ours to speak of, only the theme's."""
 ROUNDS = 2
@@ -456,7 +486,11 @@ def mb(pair: tuple[int, int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lighthouse", nargs="*", metavar="PAGE", help="run Lighthouse alone, on these pages or all")
+    parser.add_argument("--without-figures", action="store_true",
+                        help="with --lighthouse: score each page with figures beside its twin without them")
     args = parser.parse_args()
+    if args.without_figures and args.lighthouse is None:
+        parser.error("--without-figures goes with --lighthouse: --lighthouse /step-5/ --without-figures")
     if not (SITE / "index.html").exists():
         print("site/ is missing: run 'make site' first (make bench does).", file=sys.stderr)
         return 1
@@ -465,6 +499,12 @@ def main() -> int:
     chromium = executable()
     pages = args.lighthouse or [*article_pages(), *EMBEDS]
     if args.lighthouse is not None:
+        if args.without_figures:
+            twins = {page: page + TWIN for page in with_figures([p for p in pages if not p.startswith("/embed/")])}
+            for page, twin in twins.items():
+                html = (SITE / page.strip("/") / "index.html").read_text(encoding="utf-8")
+                host.extra[twin] = without_figures(html, page).encode()
+            pages = [q for p in pages for q in (p, twins.get(p)) if q]
         print(scored(host, pages, chromium))
         host.close()
         return 0

@@ -4,7 +4,8 @@ of a page's hydration and of a repeat visit are read to say."""
 
 from __future__ import annotations
 
-from tests.bench import LIGHTHOUSE_TARGETS, against_floor, best, floor_table, interleaved, lighthouse_table
+from tests.bench import (LIGHTHOUSE_TARGETS, against_floor, best, floor_table, interleaved, lighthouse_table,
+                          without_figures)
 from tests.bench_trace import PHASES, long_tasks_after_ready, repeat_phases
 
 
@@ -153,3 +154,27 @@ def test_a_run_that_stopped_with_an_error_is_left_out_even_with_scores():
     picked = best([stopped, run("/step-5/", performance=64, tbt=1260, benchmarkIndex=1200)])
     assert (picked["performance"], picked["tbt"], picked["runs"], picked["cpu"]) == (64, 1260, 1, (1200, 1200))
     assert best([stopped])["error"] == "PROTOCOL_TIMEOUT"
+
+
+# A page's twin without figures, for --without-figures.
+
+PAGE = ('<html><head><title>t</title></head><body><script id="__config" type="application/json">'
+        '{"annotate": null, "base": "..", "search": "../s.js"}</script><p>one</p>'
+        '<figure class="sq-figure" data-figure="a"><svg><text>x</text></svg><figcaption>a</figcaption></figure>'
+        "<p>two</p>"
+        '<figure class="sq-figure" data-figure="b"><figure><img alt="inner"></figure><input type="text"></figure>'
+        '<figure class="plain"><img alt="kept"><figcaption>kept</figcaption></figure>'
+        "<details><summary>more</summary><figure data-figure='c'>c</figure><p>three</p></details></body></html>")
+
+
+def test_the_twin_drops_each_figure_whole_and_keeps_the_rest_of_the_page_and_materials_root():
+    assert without_figures(PAGE, "/step-5/") == (
+        '<html><head><base href="/step-5/"><title>t</title></head><body><script id="__config" type="application/json">'
+        '{"annotate": null, "base": "../..", "search": "../s.js"}</script><p>one</p><p>two</p>'
+        '<figure class="plain"><img alt="kept"><figcaption>kept</figcaption></figure>'
+        "<details><summary>more</summary><p>three</p></details></body></html>")
+
+
+def test_a_page_without_figures_is_its_own_twin_but_for_the_base():
+    page = "<html><head></head><body><figure><img alt='photo'></figure><p>text</p></body></html>"
+    assert without_figures(page, "/references/") == page.replace("<head>", '<head><base href="/references/">')
