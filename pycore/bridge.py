@@ -46,7 +46,7 @@ from typing import Any
 
 from . import figures, live, notebook, params, predict, review, train
 from .figures import _common
-from .params import Param, ParamError, from_json
+from .params import KINDS, Param, ParamError, from_json, kind
 from .pool import ScorePool
 from .sampling import digest
 
@@ -149,14 +149,6 @@ def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = No
 
 
 # --- Reading a request: each field once, with a message that names it -------------------------------
-
-KINDS = {dict: "a JSON object", list: "a list", str: "text", bool: "true or false", type(None): "null"}
-
-
-def kind(value: Any) -> str:
-    """What a JSON value is, in words, for a message."""
-    return next((words for t, words in KINDS.items() if isinstance(value, t)), "a number")
-
 
 def field(request: Mapping[str, Any], name: str, expected: type) -> Any:
     """``request[name]``, which must be there and be of the ``expected`` JSON kind."""

@@ -27,6 +27,19 @@ def shown(raw: str) -> str:
     return raw if len(raw) <= 40 else raw[:37] + "..."
 
 
+KINDS = {dict: "a JSON object", list: "a list", str: "text", bool: "true or false", type(None): "null"}
+
+
+def kind(value: Any) -> str:
+    """What a JSON value is, in words, for a message."""
+    return next((words for t, words in KINDS.items() if isinstance(value, t)), "a number")
+
+
+def described(value: Any) -> str:
+    """A value a message says it got: text quoted (``shown``), anything else by its JSON kind."""
+    return f"'{shown(value)}'" if isinstance(value, str) else kind(value)
+
+
 def check_known(params: Params, known: Sequence[str]) -> None:
     """Reject parameter names the figure does not have (a typo would be silently ignored)."""
     for name in params:

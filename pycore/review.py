@@ -27,7 +27,7 @@ from typing import Any
 
 import fsrs
 
-from .params import ParamError, shown
+from .params import ParamError, described, shown
 
 VERSION = 1
 """The version of a stored record and of an exported file; data from a newer version is never overwritten
@@ -75,16 +75,16 @@ def moment(text: Any, name: str = "now") -> datetime:
     datetime in whole milliseconds, the precision of a browser's clock and of every time this module writes."""
     form = f"{name} must be a time such as {EXAMPLE_TIME}"
     if not isinstance(text, str) or len(text) > 40:
-        raise ParamError(f"{form}, got {shown(text) if isinstance(text, str) else type(text).__name__}")
+        raise ParamError(f"{form}, got {described(text)}")
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise ParamError(f"{form}, got '{shown(text)}'") from None
     if parsed.tzinfo is None:
         raise ParamError(f"{form}, with its time zone (Z for UTC), got '{shown(text)}'")
-    parsed = parsed.astimezone(timezone.utc)
-    if not EARLIEST <= parsed <= LATEST:
+    if not EARLIEST <= parsed <= LATEST:  # compared before converting: a far zone at year 1 or 9999 overflows
         raise ParamError(f"{name} must be between the years 2000 and 2999, got '{shown(text)}'")
+    parsed = parsed.astimezone(timezone.utc)
     return parsed.replace(microsecond=parsed.microsecond // 1000 * 1000)
 
 
@@ -97,7 +97,7 @@ def card_id(value: Any, name: str = "card") -> str:
     """A card id, checked against ``CARD_ID``."""
     if not isinstance(value, str) or len(value) > ID_LENGTH or not CARD_ID.fullmatch(value):
         raise ParamError(f"{name} must be a card id such as 'step-4-variance' (lower-case words joined by hyphens), "
-                         f"got '{shown(value)}'")
+                         f"got {described(value)}")
     return value
 
 
@@ -118,9 +118,11 @@ def stored(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-def grade_name(value: Any) -> str:
-    if value not in GRADES:
-        raise ParamError(f"grade must be one of {', '.join(GRADES)}, got '{shown(value)}'")
+def grade_name(value: Any, name: str = "grade") -> str:
+    """A grade's name, one of ``GRADES``: the one check of every grade, sent by the page, stored or imported,
+    so that a grade of any JSON kind (a list, an object) is a message, never an unhashable key."""
+    if not isinstance(value, str) or value not in GRADES:
+        raise ParamError(f"{name} must be one of {', '.join(GRADES)}, got {described(value)}")
     return value
 
 
@@ -132,10 +134,10 @@ def reviews_of(value: Any) -> tuple[Review, ...]:
         raise RecordError(f"it holds more than {MOST_REVIEWS} reviews")
     out = []
     for i, item in enumerate(value):
-        if not isinstance(item, dict) or item.get("grade") not in GRADES:
-            raise RecordError(f"its review {i + 1} has no grade among {', '.join(GRADES)}")
+        if not isinstance(item, dict):
+            raise RecordError(f"its review {i + 1} is not a JSON object")
         try:
-            out.append(Review(item["grade"], moment(item.get("at"), "its time")))
+            out.append(Review(grade_name(item.get("grade"), "its grade"), moment(item.get("at"), "its time")))
         except ParamError as err:
             raise RecordError(f"in its review {i + 1}, {err}") from None
     return tuple(sorted(out, key=lambda r: r.at))

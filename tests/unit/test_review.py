@@ -112,7 +112,8 @@ def test_the_session_order_is_fsrs_retrievability_then_new_cards_in_article_orde
     ('{"version": 0, "card": "c", "reviews": []}', "version is not 1", True),
     ('{"version": 2, "card": "c", "reviews": []}', "newer version", False),
     ('{"version": 1, "card": "other", "reviews": []}', "another card", True),
-    ('{"version": 1, "card": "c", "reviews": [{"grade": "great", "at": "2026-12-01T09:30:00Z"}]}', "no grade", True),
+    ('{"version": 1, "card": "c", "reviews": [{"grade": "great", "at": "2026-12-01T09:30:00Z"}]}',
+     "its grade must be one of again, hard, good, easy, got 'great'", True),
     ('{"version": 1, "card": "c", "reviews": [{"grade": "good", "at": "soon"}]}', "review 1", True),
 ])
 def test_a_record_that_cannot_be_read_is_a_problem_and_the_others_still_count(text, words, replace):
@@ -123,6 +124,58 @@ def test_a_record_that_cannot_be_read_is_a_problem_and_the_others_still_count(te
     assert out["cards"]["c"]["new"] and out["due"] == ["d"]
     regraded = review.grade("c", text, "good", NOW)
     assert "starts afresh" in regraded["replaced"] and json.loads(regraded["record"])["reviews"][0]["grade"] == "good"
+
+
+ODD_GRADES = [([], "a list"), ({"name": "good"}, "a JSON object"), (3, "a number"), (True, "true or false"),
+              (None, "null")]
+"""Grades that are not text, and how a message names what it got (a list or an object once raised TypeError)."""
+AT = review.stamp(NOW)
+
+
+def ask(**request):
+    return json.loads(bridge.handle(json.dumps(request)))
+
+
+@pytest.mark.parametrize("odd,kind", ODD_GRADES)
+def test_an_odd_grade_in_a_grade_request_is_a_message(odd, kind):
+    out = ask(op="review-grade", card=CARDS[0], record=None, grade=odd, now=AT)
+    assert out == {"error": f"grade must be one of again, hard, good, easy, got {kind}", "failed": True}
+
+
+@pytest.mark.parametrize("odd,kind", ODD_GRADES)
+def test_a_file_with_an_odd_grade_is_refused_whole_naming_its_card(odd, kind):
+    good = {"card": CARDS[1], "reviews": [{"grade": "good", "at": AT}]}
+    bad = {"card": CARDS[0], "reviews": [{"grade": "good", "at": AT}, {"grade": odd, "at": AT}]}
+    text = json.dumps({"format": review.FORMAT, "version": 1, "cards": [good, bad]})
+    out = ask(op="review-import", cards=CARDS, records={CARDS[2]: graded(CARDS[2], HISTORY[:2])}, text=text, now=AT)
+    assert out == {"refused": True, "records": {}, "message": f"Card 2 in this file ('{CARDS[0]}') cannot be read: in "
+                   f"its review 2, its grade must be one of again, hard, good, easy, got {kind}. Nothing was changed."}
+
+
+@pytest.mark.parametrize("odd,kind", ODD_GRADES)
+def test_a_stored_record_with_an_odd_grade_is_reported_for_its_card_and_the_others_are_reviewed_as_usual(odd, kind):
+    records = {CARDS[1]: graded(CARDS[1], HISTORY[:3]), CARDS[2]: graded(CARDS[2], HISTORY[:1])}
+    bad = json.dumps({"version": 1, "card": CARDS[0], "reviews": [{"grade": odd, "at": AT}]})
+    later = review.stamp(NOW + timedelta(days=30))
+    without = ask(op="review-due", cards=CARDS, records=records, now=later)
+    out = ask(op="review-due", cards=CARDS, records={**records, CARDS[0]: bad}, now=later)
+    assert out["problems"] == [{"card": CARDS[0], "replace": True, "message": f"Your stored history of card '{CARDS[0]}' "
+                                f"cannot be read (in its review 1, its grade must be one of again, hard, good, easy, got "
+                                f"{kind}), so it is removed, and the card starts afresh."}]
+    assert {k: v for k, v in out.items() if k != "problems"} == {k: v for k, v in without.items() if k != "problems"}
+    assert set(out["due"]) == {CARDS[1], CARDS[2]} and out["new"] == [CARDS[0]]
+    exported = ask(op="review-export", cards=CARDS, records={**records, CARDS[0]: bad}, now=later)
+    assert exported == ask(op="review-export", cards=CARDS, records=records, now=later)
+    regraded = ask(op="review-grade", card=CARDS[0], record=bad, grade="easy", now=later)
+    assert regraded["replaced"] == (f"The stored history of this card could not be read (in its review 1, its grade must "
+                                    f"be one of again, hard, good, easy, got {kind}); it starts afresh.")
+    assert regraded["record"] == review.grade(CARDS[0], None, "easy", review.moment(later))["record"]
+
+
+def test_a_time_at_the_edge_of_the_calendar_in_a_far_zone_is_a_message():
+    for text in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"):
+        assert ask(op="review-due", cards=CARDS, records={}, now=text)["error"] == \
+            f"now must be between the years 2000 and 2999, got '{text}'"
 
 
 def test_export_then_import_into_an_empty_store_restores_every_record():
