@@ -20,6 +20,7 @@ import json
 import math
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -301,6 +302,18 @@ def export(cards: Sequence[str], records: Mapping[str, Any], now: datetime) -> d
     return {"text": text + "\n", "count": len(entries), "filename": f"sqrt-dk-review-{stamp(now)[:10]}.json"}
 
 
+def merged(mine: Sequence[Review], theirs: Sequence[Review]) -> tuple[Review, ...]:
+    """Two histories of a card as one, in time order, ``mine`` first at a shared moment: each review of ``theirs``
+    not matched by one of ``mine`` is added, so a review given twice (a clock set back) is kept twice."""
+    unmatched, out = Counter(mine), list(mine)
+    for r in theirs:
+        if unmatched[r]:
+            unmatched[r] -= 1
+        else:
+            out.append(r)
+    return tuple(sorted(out, key=lambda r: r.at))
+
+
 def refused(why: str) -> dict[str, Any]:
     return {"refused": True, "records": {}, "message": f"{why} Nothing was changed."}
 
@@ -337,7 +350,7 @@ def import_file(cards: Sequence[str], records: Mapping[str, Any], text: Any, now
         if name not in known:
             unknown.append(name)
             continue
-        incoming[name] = (*incoming.get(name, ()), *reviews)
+        incoming[name] = merged(incoming.get(name, ()), reviews)
     histories, problems = readable(cards, records)
     newer = {p["card"] for p in problems if not p["replace"]}
     out, added = {}, 0
@@ -345,7 +358,7 @@ def import_file(cards: Sequence[str], records: Mapping[str, Any], text: Any, now
         if card in newer:  # a newer version's record stays as it is
             continue
         mine = histories.get(card, ())
-        union = sorted(set(mine) | set(reviews), key=lambda r: (r.at, list(GRADES).index(r.grade)))
+        union = merged(mine, reviews)
         if len(union) > len(mine) or card not in histories and card in records:
             out[card] = record(card, union)
             added += len(union) - len(mine)
