@@ -1,7 +1,8 @@
 """The recall cards' spaced review in the browser: Pyodide's FSRS schedule is CPython's bit for bit; a grade
 given by mouse, keyboard or touch sets the due time FSRS gives and survives a reload; export, clear and import
-restore the history; a corrupted store is reported and replaced; a card embedded on another site is graded in
-its frame. The tests share the session's page (and its Python) except where a frame or touch needs its own."""
+restore the history; a corrupted store (a record that is not JSON, a grade that is not text) is reported and
+replaced while the other cards are reviewed; a card embedded on another site is graded in its frame. The tests
+share the session's page (and its Python) except where a frame or touch needs its own."""
 
 from __future__ import annotations
 
@@ -132,6 +133,37 @@ def test_a_corrupted_store_is_reported_and_replaced_and_the_page_goes_on(cards_p
     card.locator("[data-grade='hard']").click()
     wait_reviews(page, VARIANCE, 1)
     assert json.loads(stored(page)[VARIANCE])["reviews"][0]["grade"] == "hard"
+
+
+def test_a_record_with_an_odd_grade_is_reported_and_the_other_cards_are_reviewed_as_without_it(cards_page, server):
+    """A grade that is not text in one stored record once made review-due an internal error for every card, so the
+    review page had nothing to review."""
+    page = cards_page.page
+    good = {SPREAD: history(SPREAD, [("good", timedelta(0))])}
+    odd = json.dumps({"version": 1, "card": VARIANCE, "reviews": [{"grade": [], "at": review.stamp(LONG_AGO)}]})
+    page.evaluate(PUT, [PREFIX, {**good, VARIANCE: odd}])
+    cards_page.open("/review/", ready="[data-card]")
+    said = ("Your stored history of card 'step-4-variance-is-dk' cannot be read (in its review 1, its grade must be one "
+            "of again, hard, good, easy, got a list), so it is removed, and the card starts afresh.")
+    message = page.locator("[data-review-message]")
+    message.filter(has_text="cannot be read").wait_for(timeout=20_000)
+    assert message.text_content() == said
+    assert page.locator(f"[data-card='{VARIANCE}'] [data-said]").text_content() == said
+    assert stored(page) == good, "the odd record is removed, the good one stays"
+    without = ask({"op": "review-due", "cards": card_ids(server), "records": good,
+                   "now": page.evaluate("() => new Date().toISOString()")})
+    assert page.locator("[data-review-count]").text_content() == without["summary"]
+    states = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.sq-recall[data-card]')]"
+                           ".map((el) => [el.dataset.card, el.dataset.reviewState]))")
+    assert states == {c: "new" if s["new"] else "due" if s["is_due"] else "scheduled" for c, s in without["cards"].items()}
+    page.locator("[data-review-start]").click()
+    current = page.locator("[data-review-slot] [data-card]")
+    assert current.get_attribute("data-card") == SPREAD == without["due"][0]
+    current.locator("summary").click()
+    current.locator("[data-grade='good']").click()
+    page.locator("[data-review-progress]").filter(has_text="Saved “Good”").wait_for(timeout=20_000)
+    assert [r.grade for r in review.read_record(stored(page)[SPREAD], SPREAD)] == ["good", "good"]
+    assert cards_page.errors == []
 
 
 def test_the_header_counts_the_cards_due(cards_page, server):
