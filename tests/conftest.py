@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pycore.sitegen.paths import CACHE
+from pycore.cache import CACHE
 
 ROOT = Path(__file__).resolve().parents[1]
 

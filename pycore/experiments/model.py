@@ -23,8 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pycore import rows, train
-from pycore.sitegen.paths import CACHE
-from pycore.sitegen.stored import write_whole
+from pycore.cache import CACHE, write_whole
 
 SEEDS = tuple(range(1, 21))
 """The seeds every experiment runs: verdicts are paired over them."""

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore.experiments import fixes, lr_sweep, reproduce, train_grid  # noqa: E402
 from pycore.sitegen import (  # noqa: E402
-    cards, claims, embed, glossary, live_spans, markers, math, notebooks, oembed, offline, pack, stdlib, stored,
+    cards, claims, embed, glossary, live_spans, markers, math, notebooks, oembed, offline, pack, stdlib,
 )
-from pycore.sitegen.paths import CACHE  # noqa: E402
+from pycore.cache import CACHE, write_whole  # noqa: E402
 from pycore.sitegen.reference import reference  # noqa: E402
 from pycore.sitegen.render import ENV, render_marker, render_predict, render_row_menu, state_json  # noqa: E402
 
@@ -90,7 +90,7 @@ def on_config(config):
     CACHE.mkdir(exist_ok=True)
     abbr = CACHE / f"glossary-{hashlib.sha256(text.encode()).hexdigest()[:12]}.md"
     if not abbr.is_file():  # named by its content, so a file already there is the same text
-        stored.write_whole(abbr, text.encode("utf-8"))
+        write_whole(abbr, text.encode("utf-8"))
     config["mdx_configs"]["pymdownx.snippets"] = {"base_path": [str(CACHE)], "auto_append": [abbr.name],
                                                   "check_paths": True}
     pool = ThreadPoolExecutor(1)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from pathlib import Path
 
-from .paths import CACHE, NODE_MODULES
+from ..cache import CACHE, write_whole
+from .paths import NODE_MODULES
 
 SOURCE = NODE_MODULES / "@fontsource" / "noto-sans-math" / "files" / "noto-sans-math-latin-400-normal.woff2"
 NAME = "noto-sans-math.woff2"
@@ -64,7 +64,5 @@ def write(assets: Path) -> None:
     cached = CACHE / f"math-font-{key}.woff2"
     if not cached.is_file():
         CACHE.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_name(f"{cached.name}.{os.getpid()}")  # two builds at once never read half a file
-        partial.write_bytes(cut(font))
-        partial.replace(cached)
+        write_whole(cached, cut(font))
     (assets / NAME).write_bytes(cached.read_bytes())

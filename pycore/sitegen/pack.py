@@ -10,6 +10,7 @@ import json
 import shutil
 import zipfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from . import mathfont
@@ -49,6 +50,13 @@ def runtime_files() -> list[Path]:
     packaged = [p for name, left_out in PACKAGES.items() for p in package_root(name).rglob("*.py")
                 if p.name not in left_out]
     return sorted(core + packaged, key=archive_name)
+
+
+@lru_cache(maxsize=None)
+def core_sources() -> bytes:
+    """Every file the browser runs (``runtime_files``), named and read once per process: the part of a
+    view's key in the cache that changes whenever the code that draws it does."""
+    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files())
 
 
 def core_archive() -> tuple[str, bytes]:

@@ -10,11 +10,11 @@ CORE = SITEGEN.parent
 """``pycore/``: the runtime core, which is."""
 EXPERIMENTS = CORE / "experiments"
 """The build's numpy experiments, which are not packed either."""
-BUILD_ONLY = (SITEGEN, EXPERIMENTS)
-"""The packages under ``pycore/`` that run at build time only."""
+CACHE_MODULE = CORE / "cache.py"
+"""The build's cache, which the glue and the experiments share; not packed either."""
+BUILD_ONLY = (SITEGEN, EXPERIMENTS, CACHE_MODULE)
+"""What under ``pycore/`` runs at build time only."""
 ROOT = CORE.parent
 """The repository root."""
 TEMPLATES = ROOT / "templates"
 NODE_MODULES = ROOT / "node_modules"
-CACHE = ROOT / ".cache"
-"""Build results that are slow to recompute, keyed by their inputs; safe to delete."""

@@ -8,8 +8,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import bridge, figures, predict
+from ..cache import kept
 from ..params import ParamError
-from . import stored
+from .pack import core_sources
 from .markers import Marker, MarkerError, PredictMarker
 from .paths import TEMPLATES
 
@@ -28,7 +29,7 @@ def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
     module = figures.get(figure_id)
     shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
     advanced = {p.name for p in module.PARAMS if p.advanced}
-    v = stored.kept("views", stored.core_sources(), f"{figure_id} {figures.state_json(state)}",
+    v = kept("views", core_sources(), f"{figure_id} {figures.state_json(state)}",
                     lambda: bridge.view(module, state))
     return {
         "id": figure_id,
@@ -101,7 +102,7 @@ def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str,
         raise MarkerError(f"predict '{marker.prompt}': its choices are {', '.join(prompt.choices)}, "
                           f"got {', '.join(names)}")
     try:
-        answer = stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, start, marker.show],
+        answer = kept("predict", core_sources(), json.dumps([marker.prompt, start, marker.show],
                                                                           sort_keys=True),
                              lambda: predict.answer(marker.prompt, start, marker.show))
     except ParamError as err:
@@ -128,7 +129,7 @@ def answered_above(marker: PredictMarker, right: str, above: dict[str, tuple[str
                     f"the figure that answers it")
         if figure_id != prompt.figure:
             continue
-        shown = stored.kept("predict", stored.core_sources(), json.dumps([marker.prompt, state], sort_keys=True),
+        shown = kept("predict", core_sources(), json.dumps([marker.prompt, state], sort_keys=True),
                             lambda: predict.judge(marker.prompt, predict.shown_state(marker.prompt, state, {})))
         if shown["right"] == right:
             return (f"predict '{marker.prompt}': the figure '{anchor}' above it already shows the answer "

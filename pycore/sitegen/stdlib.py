@@ -23,8 +23,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..cache import CACHE
 from .pack import PACKAGES, STDLIB, archive_name, core_archive, runtime_files
-from .paths import CACHE, NODE_MODULES
+from .paths import NODE_MODULES
 
 ZIP_ROOT = "/lib/python314.zip/"
 """Where Pyodide mounts its standard library; a trace outside it means Pyodide changed."""

@@ -27,7 +27,7 @@ print("ok")
 def test_runtime_modules_import_with_the_standard_library_and_fsrs_alone():
     modules = [archive_name(p).removesuffix(".py").replace("/", ".").removesuffix(".__init__") for p in runtime_files()]
     assert "pycore.bridge" in modules and "pycore.review" in modules and "fsrs.scheduler" in modules
-    assert not any(m.startswith(("pycore.sitegen", "pycore.experiments")) for m in modules)
+    assert not any(m.startswith(("pycore.sitegen", "pycore.experiments", "pycore.cache")) for m in modules)
     assert set(PACKAGES) | {"pycore"} == ALLOWED, "exactly the named package ships beside the core"
     code = f"MODULES = {modules!r}\nALLOWED = {ALLOWED!r}\n{BLOCKER}"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -52,6 +52,7 @@ def test_archive_holds_exactly_the_runtime_files():
     assert name == core_archive()[0], "the archive is not reproducible"
     assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"
     assert not any(Path(n).parts[:2] == ("pycore", "experiments") for n in names), "numpy experiments never ship"
+    assert "pycore/cache.py" not in names, "nor does the build's cache"
     assert (ROOT / "pycore" / "experiments" / "reproduce.py").is_file(), "the experiments are where the test looks"
     shipped = {n for n in names if n.startswith("fsrs/")}
     assert shipped == {f"fsrs/{m}.py" for m in ("__init__", "card", "rating", "review_log", "scheduler", "state")}, \

@@ -1,5 +1,9 @@
-"""The build's slow results kept in ``.cache/`` under a hash of everything they depend on, so the next
-build (and every build of a test run) reads them instead of recomputing; deleting ``.cache/`` is safe."""
+"""The build's slow results kept in one folder under a hash of everything they depend on, so the next build
+(and every build of a test run) reads them instead of recomputing; deleting the folder is safe.
+
+A room of its own below both the site generator and the numpy experiments, which both keep results here;
+it imports neither. Build time only: ``pycore.sitegen.pack`` leaves it out of what the browser runs.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,16 @@ import os
 import pickle
 import shutil
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from .pack import archive_name, runtime_files
-from .paths import CACHE
-
 T = TypeVar("T")
+
+FOLDER = "SQRT_DK_CACHE"
+"""The environment variable that moves the folder (a test builds with an empty one to show the site does
+not depend on it)."""
+CACHE = Path(os.environ.get(FOLDER) or Path(__file__).resolve().parents[1] / ".cache")
+"""The folder: ``.cache/`` at the repository root unless ``SQRT_DK_CACHE`` names another."""
 
 
 def write_whole(path: Path, data: bytes) -> None:
@@ -42,10 +48,3 @@ def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
         place.mkdir(parents=True, exist_ok=True)
     write_whole(path, pickle.dumps(value))
     return value
-
-
-@lru_cache(maxsize=None)
-def core_sources() -> bytes:
-    """Every file the browser runs (``pack.runtime_files``), named and read once per process: the part of a
-    view's key that changes whenever the code that draws it does."""
-    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files())
