@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pycore import train
-from pycore.experiments import model, train_grid
+from pycore.experiments import model, train_statements
 from pycore.experiments.reproduce import grid as plain_grid
 from pycore.svg import fmt, sig
 
@@ -145,9 +145,9 @@ def words(items: list[str]) -> str:
 
 def serves(s: Sweep, optimizer: str, dk: int, divisor: str, i: int) -> bool:
     """Whether rate i does as well at this d_k as the divisor's picked rate: no worse, seed by seed (a tie or a
-    win in ``train_grid.judge``'s paired test)."""
+    win in ``train_statements.judge``'s paired test)."""
     finals = s.finals[optimizer, dk, divisor]
-    return train_grid.judge("best", s.at_best(optimizer, dk, divisor), "this", finals[:, i],
+    return train_statements.judge("best", s.at_best(optimizer, dk, divisor), "this", finals[:, i],
                             {"best": "best", "this": "this"})[0] != "best"
 
 
@@ -185,14 +185,14 @@ def statement_fair(s: Sweep, optimizer: str) -> str:
     for dk in model.DKS:
         verdicts = []
         for other in ("none", "dk"):
-            outcome, evidence = train_grid.judge("sqrt", s.at_best(optimizer, dk, "sqrt"), other,
+            outcome, evidence = train_statements.judge("sqrt", s.at_best(optimizer, dk, "sqrt"), other,
                                                  s.at_best(optimizer, dk, other))
             how = {"sqrt": "lower than", other: "higher than", "tie": "a tie with"}[outcome]
             verdicts.append(f"{how} {NAMES[other]} ({evidence})")
         parts.append(f"at dₖ = {dk}, ÷√dₖ {verdicts[0]} and {verdicts[1]}")
     return (f"With {OPTIMIZER_NAMES[optimizer]}, each divisor at its own best rate, final losses compared seed by "
             f"seed over {len(s.seeds)} seeds (a divisor wins when it is lower in every seed or the mean paired "
-            f"difference is more than {fmt(train_grid.TIE)} standard errors from 0): " + "; ".join(parts) + ".")
+            f"difference is more than {fmt(train_statements.TIE)} standard errors from 0): " + "; ".join(parts) + ".")
 
 
 def statement_equivalence() -> str:
@@ -234,7 +234,7 @@ def statement_job(s: Sweep) -> str:
 
 def beats_at_best(s: Sweep, optimizer: str, dk: int, a: str, b: str) -> bool:
     """Whether divisor a, at its own best rate, ends lower than divisor b at its own, seed by seed."""
-    return train_grid.judge(a, s.at_best(optimizer, dk, a), b, s.at_best(optimizer, dk, b))[0] == a
+    return train_statements.judge(a, s.at_best(optimizer, dk, a), b, s.at_best(optimizer, dk, b))[0] == a
 
 
 def statements(s: Sweep) -> list[str]:

@@ -20,7 +20,9 @@ import numpy as np
 from pycore import train
 from pycore.svg import fmt, sig
 from pycore.figures import saturation, summary_pipeline
-from pycore.experiments import lr_sweep, model, reproduce, train_grid
+from pycore.experiments import lr_sweep, model
+from pycore.experiments import reproduce_table as reproduce
+from pycore.experiments import train_runs as train_grid
 
 CLAIM = re.compile(r'<span data-claim="(?P<name>[\w.-]+)"></span>')
 

@@ -21,7 +21,7 @@ from mkdocs.structure.files import File
 # so that `pycore` imports. Everything else takes the root from pycore.sitegen.paths.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pycore.experiments import fixes, lr_sweep, reproduce, train_grid  # noqa: E402
+from pycore.experiments import fixes, lr_sweep, reproduce, reproduce_table, train_grid, train_runs  # noqa: E402
 from pycore.sitegen import (  # noqa: E402
     cards, claims, embed, glossary, live_spans, markers, math, notebooks, oembed, offline, pack, stdlib,
 )
@@ -147,7 +147,7 @@ def _review_session(root: str) -> str:
 
 def _reproduction(root: str) -> str:
     """The numpy reproduction's settings, verdicts and tables."""
-    return reproduce.markdown(reproduce.table())
+    return reproduce.markdown(reproduce_table.table())
 
 
 def _glossary_table(root: str) -> str:
@@ -157,7 +157,7 @@ def _glossary_table(root: str) -> str:
 
 def _train_grid(root: str) -> str:
     """The numpy training grid: settings, chart, statements computed from its numbers, and its table."""
-    return train_grid.markdown(train_grid.grid())
+    return train_grid.markdown(train_runs.grid())
 
 
 def _lr_sweep(root: str) -> str:

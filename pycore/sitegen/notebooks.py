@@ -1,7 +1,7 @@
 """The Reproduce page's and the training grid's own Jupyter notebooks, written with nbformat at build time.
 
 Each notebook is stand-alone (numpy only): a Markdown cell that says what it computes and links to its
-page, a cell of parameters a reader may shrink to run faster, the experiment's code taken from its module's
+page, a cell of parameters a reader may shrink to run faster, the experiment's code taken from its modules'
 source (so the notebook cannot drift from what the build ran), and a cell that prints the table.
 ``tests/unit/test_notebooks.py`` runs both on a Jupyter kernel and compares what they print with the
 experiments' own output for the same sizes.
@@ -16,11 +16,15 @@ import nbformat
 from nbformat import v4
 
 from pycore import train
-from pycore.experiments import model, reproduce, train_grid
+from pycore.experiments import (
+    model, reproduce, reproduce_draw, reproduce_run, reproduce_table, reproduce_verdicts, train_grid,
+)
 from pycore.figures import _snippet
 
 REPRODUCE, TRAIN_GRID = "reproduce.ipynb", "train-grid.ipynb"
 """Their file names at the site root."""
+REPRODUCE_MODULES = (reproduce_run, reproduce_draw, reproduce_table, reproduce_verdicts, reproduce)
+"""The reproduction's modules, each one job of it, in the order their definitions read as one program."""
 
 
 def _notebook(cells: list) -> nbformat.NotebookNode:
@@ -50,13 +54,14 @@ def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
              f"[Reproduce it]({page_url}), copied from `pycore/experiments/reproduce.py`. Run all the cells; "
              "with fewer `ROWS` it runs faster and its standard errors grow.")
     divisor = inspect.getsource(__import__("pycore.rows", fromlist=["divisor_value"]).divisor_value)
+    code = "\n\n\n".join(_module_code(module) for module in REPRODUCE_MODULES)
     return _notebook([
         v4.new_markdown_cell(intro),
         v4.new_code_cell("import functools\nimport itertools\nimport math\nimport time\n"
                          "from dataclasses import dataclass\n\nimport numpy as np"),
-        v4.new_code_cell(f"# The reproduction's code.\n{divisor}\n\n{_module_code(reproduce)}"),
+        v4.new_code_cell(f"# The reproduction's code.\n{divisor}\n\n{code}"),
         v4.new_code_cell(f"# Parameters: the seed and the rows drawn for each n and d_k.\n"
-                         f"SEED = {reproduce.SEED}\nROWS = {reproduce.ROWS}"),
+                         f"SEED = {reproduce_run.SEED}\nROWS = {reproduce_run.ROWS}"),
         v4.new_code_cell("print(text(table(SEED, ROWS)))"),
     ])
 

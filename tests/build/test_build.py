@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from pycore import figures
-from pycore.experiments import lr_sweep, reproduce, train_grid
+from pycore.experiments import lr_sweep, reproduce_table, train_chart, train_runs, train_statements
 from pycore.figures import saturation
 from pycore.params import from_json
 from pycore.sitegen.pack import archive_name, runtime_files
@@ -307,7 +307,7 @@ def test_a_sweep_in_an_aside_claims_in_the_prose_and_the_page_notebooks_reach_th
         config.unlink()
     assert result.returncode == 0, result.stderr
     out = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
-    share = reproduce.saturated_shares()[64].value
+    share = reproduce_table.saturated_shares()[64].value
     assert f'Share: <span data-claim="reproduce.saturated.none.64.percent">{round(100 * share)}%</span>.' in out
     aside = out[out.index('<details class="info">'):out.index("</details>")]
     s = lr_sweep.sweep()
@@ -329,9 +329,9 @@ def test_the_train_grid_block_puts_its_chart_statements_and_table_on_the_page(tm
         config.unlink()
     assert result.returncode == 0, result.stderr
     page = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
-    g = train_grid.grid()
-    assert train_grid.chart(g) in page, "the chart reaches the page as it was drawn"
-    for statement in train_grid.statements(g):
+    g = train_runs.grid()
+    assert train_chart.chart(g) in page, "the chart reaches the page as it was drawn"
+    for statement in train_statements.statements(g):
         assert f"<li>{html.escape(statement, quote=False)}</li>" in page
     table = page[page.index("<table>"):page.index("</table>")]
     assert table.count("<tr>") == 1 + len(g.runs)
@@ -444,14 +444,14 @@ def test_anki_deck_parses_and_holds_every_card(site_dir):
 
 
 def test_reproduction_page_shows_the_numpy_table(site_dir):
-    from pycore.experiments import reproduce
+    from pycore.experiments import reproduce, reproduce_verdicts
 
     text = (site_dir / "reproduce" / "index.html").read_text(encoding="utf-8")
     text = re.sub(r"</?abbr\b[^>]*>", "", text.replace(' style="text-align: right;"', ""))  # the glossary's tooltips
-    t = reproduce.table()
+    t = reproduce_table.table()
     for cell in t.cells:
         assert "\n".join(f"<td>{html.escape(v, quote=False)}</td>" for v in reproduce.values(cell)) in text, cell
-    for v in reproduce.verdicts(t):
+    for v in reproduce_verdicts.verdicts(t):
         outcome = "Holds." if v.holds else "Does not hold."
         claim, evidence = html.escape(v.claim, quote=False), html.escape(v.evidence, quote=False)
         assert f"{claim} <strong>{outcome}</strong> {evidence}" in text, v.claim

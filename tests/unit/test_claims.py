@@ -208,11 +208,11 @@ def test_train_page_states_the_setup_the_core_runs():
 
 def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     from pycore import train
-    from pycore.experiments import lr_sweep, model, train_grid
+    from pycore.experiments import lr_sweep, model, train_runs, train_statements
     from pycore.figures import train as figure
 
-    g, s, text = train_grid.grid(), lr_sweep.sweep(), " ".join(page("train.md").split())
-    start = train_grid.start_gradients()
+    g, s, text = train_runs.grid(), lr_sweep.sweep(), " ".join(page("train.md").split())
+    start = train_runs.start_gradients()
     assert "many rows are spikes, mostly on a wrong word" in text and start.count > start.saturated / 2
     assert "nudging its scores barely moves its weights" in text and start.stuck < 0.05 * start.others
     first = figure.readouts(figure.State(**{**figure.parse({}).__dict__, "step": 1}))
@@ -221,7 +221,7 @@ def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     assert all(float(r["grad-none"]) > float(r["grad-sqrt"]) for r in (first, last))
     assert "this layer learns more slowly the larger \\(d_k\\)" in text
     medians = [g.at("sgd", dk, "dk").median for dk in g.dks]
-    assert medians == sorted(medians) and train_grid.trend(g, "sgd", "dk") == "rises"
+    assert medians == sorted(medians) and train_statements.trend(g, "sgd", "dk") == "rises"
     assert "its best rate climbs with \\(d_k\\)" in text
     picks = [s.best("sgd", dk, "dk")[0] for dk in model.DKS]
     assert picks == sorted(picks) and picks[0] < picks[-1]
@@ -241,10 +241,10 @@ def test_the_losses_the_train_page_names_are_what_numpy_measures():
     x = rng.standard_normal((200_000, 8, 8))
     even = ((x.mean(axis=1) - x[:, 0]) ** 2).mean()
     spike = ((x[:, 1] - x[:, 0]) ** 2).mean()
-    from pycore.experiments import train_grid
-    assert even == pytest.approx(train_grid.even_loss(), abs=0.005) and even == pytest.approx(7 / 8, abs=0.005)
-    assert spike == pytest.approx(train_grid.wrong_spike_loss(), abs=0.01)
-    start = train_grid.start_gradients()
+    from pycore.experiments import train_runs
+    assert even == pytest.approx(train_runs.even_loss(), abs=0.005) and even == pytest.approx(7 / 8, abs=0.005)
+    assert spike == pytest.approx(train_runs.wrong_spike_loss(), abs=0.01)
+    start = train_runs.start_gradients()
     assert start.log_loss == pytest.approx(2**0.5, abs=0.01), "at a spike on a wrong key, p − e_t has size √2"
 
 
@@ -453,15 +453,15 @@ def test_bert_truncated_initialization_variance():
 
 def test_overview_scopes_the_same_at_every_dk_by_the_rows_length():
     """For rows of 16 keys the scaled medians agree from d_k = 16 on, for rows of 128 only from 32 (Reproduce's table)."""
-    from pycore.experiments import reproduce
+    from pycore.experiments import reproduce_run, reproduce_table
 
     text = page("index.md")
     assert "for rows of 16 keys from about \\(d_k = 16\\) on, for rows of 128 from about 32" in text
-    t = reproduce.table()
+    t = reproduce_table.table()
 
     def agree(n, a, b):
-        x, y = reproduce.at(t, n, "sqrt", a).top, reproduce.at(t, n, "sqrt", b).top
-        return abs(reproduce.z(x, y)) <= reproduce.TOL
+        x, y = reproduce_table.at(t, n, "sqrt", a).top, reproduce_table.at(t, n, "sqrt", b).top
+        return abs(reproduce_table.z(x, y)) <= reproduce_run.TOL
 
     assert all(agree(16, a, b) for a in (16, 32, 64, 256) for b in (64, 512))
     assert all(agree(128, a, b) for a in (32, 64, 256) for b in (64, 512))
@@ -470,25 +470,25 @@ def test_overview_scopes_the_same_at_every_dk_by_the_rows_length():
 
 
 def test_the_figure_and_the_reproduce_share_at_64_differ_by_sampling_error_as_step_5_says():
-    from pycore.experiments import reproduce
+    from pycore.experiments import reproduce_table
 
     text = page("step-5.md")
     assert "from <span data-claim=\"reproduce.rows\"></span> rows of their own, not the figure's 500" in text
     figure = float(saturation.readouts(saturation.State())["saturated"])
-    run = reproduce.saturated_shares(dks=(64,))[64]
+    run = reproduce_table.saturated_shares(dks=(64,))[64]
     z = abs(figure - run.value) / math.hypot(math.sqrt(figure * (1 - figure) / 500), run.se)
     assert float(claims.value("reproduce.saturated.none.64.z-figure")) == pytest.approx(z, abs=0.05) and z < 3
 
 
 def test_train_explains_its_one_run_beside_the_grids_twenty():
     from pycore import train
-    from pycore.experiments import model, train_grid
+    from pycore.experiments import model, train_runs
 
     text = page("train.md")
     assert "the table is 20 runs of numpy's own draws, each read over its last 20 steps" in text
     assert len(model.SEEDS) == 20 and model.TAIL == 20 and train.BATCH == 8
     assert "one run, the core's seed 1, read at its last batch of 8 rows" in text
-    assert train_grid.grid().seeds == model.SEEDS
+    assert train_runs.grid().seeds == model.SEEDS
 
 
 def test_step3_normal_bells_spread_by_the_root_of_their_second_number():

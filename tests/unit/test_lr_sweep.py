@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pycore import train
-from pycore.experiments import lr_sweep, model, train_grid
+from pycore.experiments import lr_sweep, model, train_runs
 from tests.unit.test_train import np_loss_and_grads
 from tests.unit.test_train_grid import core_batches, core_weights
 
@@ -113,7 +113,7 @@ def test_a_rate_serves_a_width_when_its_paired_loss_is_no_worse_than_the_picked_
 
 
 def test_the_training_grid_is_the_sweep_at_the_default_rates(s):
-    g = train_grid.grid()
+    g = train_runs.grid()
     for o, dk, d in s.medians:
         assert g.at(o, dk, d).median == s.medians[o, dk, d][s.rates[o].index(train.LR[o])]
 
@@ -134,7 +134,7 @@ def test_the_sentences_quote_the_tables(s):
         fair = lr_sweep.statement_fair(s, o)
         for dk in model.DKS:
             mean, se = model.paired(s.at_best(o, dk, "dk"), s.at_best(o, dk, "sqrt"))
-            assert f"÷dₖ − ÷√dₖ = {train_grid.signed(mean)} ± {train_grid.num(se)}" in fair
+            assert f"÷dₖ − ÷√dₖ = {train_runs.signed(mean)} ± {train_runs.num(se)}" in fair
     assert all(f"- {x}" in page for x in lr_sweep.statements(s))
     job = lr_sweep.statement_job(s)
     for o in train.OPTIMIZERS:

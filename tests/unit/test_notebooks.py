@@ -12,7 +12,7 @@ from jupyter_client import KernelManager
 from nbclient import NotebookClient
 
 from pycore import bridge, figures, notebook, train
-from pycore.experiments import reproduce, train_grid
+from pycore.experiments import reproduce, reproduce_run, reproduce_table, train_grid, train_runs
 from pycore.sitegen import notebooks
 from tests.unit.test_snippets import CASES, check_printed
 
@@ -84,10 +84,10 @@ def test_the_reproduce_notebook_prints_the_reproductions_tables(kernel):
     nb = notebooks.reproduce_notebook("https://example.org/reproduce/")
     nbformat.validate(nb)
     params = next(c for c in nb.cells if c.source.startswith("# Parameters"))
-    assert f"ROWS = {reproduce.ROWS}" in params.source
-    params.source = params.source.replace(f"ROWS = {reproduce.ROWS}", "ROWS = 40")
+    assert f"ROWS = {reproduce_run.ROWS}" in params.source
+    params.source = params.source.replace(f"ROWS = {reproduce_run.ROWS}", "ROWS = 40")
     printed = execute(nb, kernel)
-    assert printed[-1].rstrip("\n") == reproduce.text(reproduce.table(reproduce.SEED, 40))
+    assert printed[-1].rstrip("\n") == reproduce.text(reproduce_table.table(reproduce_run.SEED, 40))
 
 
 def test_the_training_grid_notebook_prints_the_grids_table(kernel):
@@ -98,5 +98,5 @@ def test_the_training_grid_notebook_prints_the_grids_table(kernel):
     params.source = params.source.replace("SEEDS = tuple(range(1, 21))", "SEEDS = (1, 2, 3)").replace(
         f"STEPS = {train.STEPS}", "STEPS = 30")
     printed = execute(nb, kernel)
-    g = train_grid.grid((1, 2, 3), 30)
+    g = train_runs.grid((1, 2, 3), 30)
     assert printed[-1].rstrip("\n") == reproduce.grid([list(train_grid.HEADERS), *train_grid.lines(g)])
