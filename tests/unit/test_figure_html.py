@@ -8,10 +8,12 @@ from html.parser import HTMLParser
 import pytest
 
 from pycore import figures
-from pycore.sitegen import hook
+from pycore.sitegen import page_markdown
 from pycore.sitegen.markers import ROW as ROW_BLOCK
 from pycore.sitegen.markers import parse_marker
+from pycore.sitegen.glossary import Glossary
 from pycore.sitegen.render import render_marker
+from pycore.sitegen.state import Build
 
 
 class Outline(HTMLParser):
@@ -137,8 +139,7 @@ id: dot-product
 
 
 def test_a_row_of_small_multiples_gets_one_menu_after_its_panels():
-    out = hook._fill_markers(ROW, "row.md", "../")
-    parts = hook._rendered.pop("row.md")
+    out, parts = page_markdown.fill(ROW, "row.md", "../", Build(None, Glossary((), (), ())))
     # Anchors follow the page's order, rows included; the row's menu comes last, placed inside the row.
     ids = [Outline(p).with_attr("data-figure")[0][1]["id"] for p in parts if "data-figure=" in p]
     assert ids == ["fig-score-histogram", "fig-score-histogram-2", "fig-score-histogram-3", "fig-dot-product"]
@@ -150,8 +151,9 @@ def test_a_row_of_small_multiples_gets_one_menu_after_its_panels():
     assert links == ["#fig-score-histogram-2"]
     assert [a.get("data-download") for _, a, _ in row_menu.with_attr("data-download")] == ["svg", "png"]
     row = ROW_BLOCK.search(out).group("body")
-    assert row.index(hook._placeholder(1)) < row.index(hook._placeholder(2)) < row.index(hook._placeholder(4))
-    assert hook._placeholder(3) not in row and hook._placeholder(0) not in row
+    placeholder = page_markdown.placeholder
+    assert row.index(placeholder(1)) < row.index(placeholder(2)) < row.index(placeholder(4))
+    assert placeholder(3) not in row and placeholder(0) not in row
 
 
 def test_the_caption_starts_with_the_live_line_of_the_state_drawn():

@@ -104,7 +104,7 @@ def test_a_malformed_entry_names_what_it_lacks(tmp_path: Path):
 
 
 def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_once_a_page():
-    from pycore.sitegen import hook
+    from pycore.sitegen import page_html
     tip = '<abbr title="A thing.">w</abbr>'
     focus = '<abbr tabindex="0" title="A thing.">w</abbr>'
     page = (f"<p>{tip} {tip}</p><details><p>{tip}</p><div><p>{tip}</p></div></details><p>{tip}</p>"
@@ -113,7 +113,7 @@ def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_
     want = (f"<p>{focus} w</p><details><p>{tip}</p><div><p>w</p></div></details><p>w</p>"
             f'<h2>Two</h2><p>{tip}</p><div class="sq-recall" data-card="c"><div>{tip}</div><p>w</p></div>'
             "<p>w</p><div><p>w</p></div>")
-    assert hook._tooltips_once(page) == want
+    assert page_html.tooltips_once(page) == want
 
 
 def test_the_glossary_page_lists_every_term_alphabetically_with_its_definition_and_where_it_is_introduced():

@@ -1,0 +1,65 @@
+"""One build's state, which its first events gather and its later events read (``Build``), and the two things
+a build starts with: the glossary's tooltips appended to every page, and the core packed in a thread."""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from mkdocs.exceptions import PluginError
+
+from ..cache import CACHE, write_whole
+from . import glossary, pack, stdlib
+from .cards import Card
+from .glossary import Glossary
+
+GLOSSARY = "glossary.yml"
+"""The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
+
+
+@dataclass
+class Build:
+    """What one build knows: set in on_config and on_files, filled page by page, read by the later events."""
+
+    site_url: str | None
+    """The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
+    terms: Glossary
+    packing: Future[pack.Runtime] | None = None
+    """The compiled core and library (pack.Runtime), traced under Node in a thread while the pages' Markdown
+    is rendered: on a first build the two overlap."""
+    deck: list[Card] = field(default_factory=list)
+    """Every recall card of the article, in the nav's order."""
+    titles: dict[str, str] = field(default_factory=dict)
+    """Each page's title by its source path, in the nav's order."""
+    rendered: dict[str, list[str]] = field(default_factory=dict)
+    """Each page's figures, row menus and prediction prompts as HTML, from its Markdown until its HTML."""
+    card_html: dict[str, list[str]] = field(default_factory=dict)
+    """Each page's cards as the page shows them, typeset, for the embed pages of cards."""
+
+    def runtime(self) -> pack.Runtime:
+        """The compiled core and library, once their trace (``start_packing``) is done."""
+        try:
+            return self.packing.result()
+        except stdlib.TraceError as err:
+            raise PluginError(f"the figures failed in Pyodide while the standard library was traced: {err}") from None
+
+
+def abbreviations(terms: Glossary) -> dict:
+    """pymdownx.snippets' settings that append the glossary's abbreviations to every page, from a file in the
+    cache named by its content."""
+    text = glossary.abbreviations(terms)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    abbr = CACHE / f"glossary-{hashlib.sha256(text.encode()).hexdigest()[:12]}.md"
+    if not abbr.is_file():  # named by its content, so a file already there is the same text
+        write_whole(abbr, text.encode("utf-8"))
+    return {"base_path": [str(CACHE)], "auto_append": [abbr.name], "check_paths": True}
+
+
+def start_packing() -> Future[pack.Runtime]:
+    """Start packing the core and tracing the standard library in a thread, once per build: pages name both in
+    their preload hints (``Build.runtime``)."""
+    pool = ThreadPoolExecutor(1)
+    job = pool.submit(lambda: pack.Runtime(*stdlib.compiled_archives()))
+    pool.shutdown(wait=False)  # the trace runs on; Build.runtime waits for it
+    return job
