@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pycore.cache import CACHE
+from pycore.cache import CACHE, FOLDER
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,13 +48,16 @@ def first_build_alone():
 
 
 def build_site(dest: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None,
-               cwd: Path = ROOT, quiet: bool = True) -> subprocess.CompletedProcess:
+               cwd: Path = ROOT, quiet: bool = True, cache: Path | None = None) -> subprocess.CompletedProcess:
     """Run a real ``mkdocs build --strict`` into ``dest``; ``site_url`` sets SITE_URL (instant navigation needs
-    it), and without it the build has no published address, whatever the caller's environment says."""
+    it), and without it the build has no published address, whatever the caller's environment says; ``cache``
+    is a folder the build keeps its slow results in instead of the suite's (``pycore.cache``)."""
     env = {name: value for name, value in os.environ.items() if name != "SITE_URL"}
     env["NO_MKDOCS_2_WARNING"] = "1"
     if site_url:
         env["SITE_URL"] = site_url
+    if cache is not None:
+        env[FOLDER] = str(cache)
     with first_build_alone():
         return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []),
                                "-f", str(config), "-d", str(dest)], capture_output=True, text=True, cwd=cwd,
