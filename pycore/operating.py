@@ -3,8 +3,7 @@
 The rows are ``rows.draws``' (one query against n keys, the keys' coordinates along the query drawn
 once for every d_k), so they are the rows the saturation figure counts. Unscaled scores are unit-size
 scores stretched by √d_k (Step 5); ÷√d_k leaves a stretch of 1 and ÷d_k one of 1/√d_k. A nudge, as in
-the nudge figure, raises one key's unit-size score by NUDGE, so its scaled score by NUDGE·√d_k / c; the
-keys are independent, so the first key is a key picked at random.
+the nudge figure, raises the row's largest unit-size score by NUDGE, so its scaled score by NUDGE·√d_k / c.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from .growing import Growing
 from .rows import DIVISORS, divisor_value, draws, median
 
 NUDGE = 0.5
-"""How far one key's unit-size score is nudged up: the nudge figure's default."""
+"""How far the largest unit-size score of a row is nudged up: the nudge figure's default."""
 
 
 def _softmax(scores: list[float]) -> list[float]:
@@ -45,13 +44,14 @@ class Operating(Growing):
         b = self._draws
         b.ensure(r + 1)
         z = b.z[r]
+        top = max(range(len(z)), key=z.__getitem__)
         for dk in self.dks:
             for divisor in DIVISORS:
                 c = divisor_value(dk, divisor)
                 a = math.sqrt(b.q2[r][dk]) / c
                 scores = [a * v for v in z]
                 p = _softmax(scores)
-                scores[0] += NUDGE * math.sqrt(dk) / c
+                scores[top] += NUDGE * math.sqrt(dk) / c
                 after = _softmax(scores)
                 self.max_weight[divisor, dk].append(max(p))
                 self.moved[divisor, dk].append(fsum(abs(x - y) for x, y in zip(after, p)))

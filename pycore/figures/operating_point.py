@@ -2,7 +2,8 @@
 
 Two charts over d_k = 1 … 512 on a log axis, for the same rows as the saturation figure: the median
 largest weight of a row (÷1 climbs toward 1, a spike; ÷d_k falls toward 1/n, even; ÷√d_k stays put),
-and the median of how far a nudge of one score moves the row's weights (both ÷1 and ÷d_k lose it).
+and the median of how far nudging the row's largest score moves its weights (÷1 first moves too much, then
+nothing once its rows are spikes; ÷d_k less and less; ÷√d_k the same at every d_k).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ State = params.state_class(PARAMS, "Which rows to follow across d_k: one query a
 derived_values = _common.no_derived_values
 update = _common.resample
 SERIES, NAMES = _common.SERIES, _common.NAMES
-MOVED_LO = -8
+MOVED_LO = -4
 """The nudge chart's axis starts at 10^MOVED_LO; a smaller median is drawn on the bottom edge and said so."""
 
 
@@ -108,8 +109,8 @@ def _weights_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
 
 def _moved_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
     ax = _chart.axes(0.0, 9.0, float(MOVED_LO), 0.0)
-    yt = [(float(k), "1" if k == 0 else f"10{_sup(k)}") for k in range(MOVED_LO, 1, 2)]
-    parts = _chart.frame(ax, f"How far a nudge of {fmt(operating.NUDGE)} moves them", _dk_axis(), yt,
+    yt = [(float(k), fmt(10.0 ** k, -MOVED_LO)) for k in range(MOVED_LO, 1)]
+    parts = _chart.frame(ax, f"Largest score nudged by {fmt(operating.NUDGE)}", _dk_axis(), yt,
                          "dₖ (log scale; weights moved, log scale)")
     parts.append(_marker(ax, state))
     xs = [_log2(dk) for dk in rows.CHART_DKS]
@@ -119,19 +120,15 @@ def _moved_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
         parts.append(_chart.series(ax, xs, [max(y, MOVED_LO) for y in ys], SERIES[d]))
         off = [dk for dk, y in zip(rows.CHART_DKS, ys) if y < MOVED_LO]
         if off:
-            below.append(f"{NAMES[d]} below 10{_sup(MOVED_LO)} from dₖ = {off[0]}")
+            below.append(f"{NAMES[d]} below {fmt(10.0 ** MOVED_LO, -MOVED_LO)} from dₖ = {off[0]}")
     for i, note in enumerate(below):
         parts.append(text(ax.x.r0 + 4, ax.y.r0 - 6 - 14 * i, note, "sq-tick"))
     parts += _legend(ax.y.r0 - 62)
-    label = (f"Median total change of the weights when one score is nudged up by {fmt(operating.NUDGE)}, at d_k = 1 "
+    label = (f"Median total change of the weights when the row's largest score is nudged up by {fmt(operating.NUDGE)}, at d_k = 1 "
              "to 512, log scale: " + "; ".join(f"{_common.SPOKEN[d]}: " + ", ".join(sig(med[d, dk], 2)
                                                                                    for dk in rows.CHART_DKS)
                                               for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
-
-
-def _sup(k: int) -> str:
-    return str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 def render(state: Any) -> str:
@@ -162,7 +159,7 @@ q = rng.standard_normal((rows, dk))  # one query per row
 K = rng.standard_normal((rows, n, dk))  # against n keys
 raw = np.einsum("rd,rnd->rn", q, K)  # q·k: unit-size scores stretched by sqrt(dk)
 nudged = raw.copy()
-nudged[:, 0] += nudge * np.sqrt(dk)  # one key's unit-size score nudged up
+nudged[np.arange(rows), raw.argmax(axis=1)] += nudge * np.sqrt(dk)  # each row's largest unit-size score nudged up
 
 
 def weights(s):
@@ -188,5 +185,5 @@ def snippet(state: Any) -> str:
     """The rows as full vectors in numpy, at the reader's d_k."""
     return _snippet.script(TITLE, {"dk": state.dk, "n": state.n, "rows": state.rows, "seed": state.seed,
                                    "nudge": operating.NUDGE}, SNIPPET,
-                           {"n": "keys per row", "rows": "queries", "nudge": "how far one unit-size score is nudged up"},
+                           {"n": "keys per row", "rows": "queries", "nudge": "how far each row's largest unit-size score is nudged up"},
                            sampled=True)
