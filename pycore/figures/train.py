@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from time import perf_counter
 from typing import Any
@@ -101,11 +101,14 @@ def _smooth(values: list[float]) -> list[float]:
     return [stats.mean(values[max(0, i - WINDOW + 1):i + 1]) for i in range(len(values))]
 
 
-def _lines(ax: _chart.Axes, per_divisor: dict[str, list[float]]) -> list[str]:
-    """One smoothed line per divisor over the steps, clamped to the axis; non-finite steps are left out."""
+def _lines(ax: _chart.Axes, per_divisor: dict[str, list[float]],
+           onto: Callable[[float], float] = float) -> list[str]:
+    """One line per divisor: each step's mean over the last WINDOW steps, put on the axis by ``onto`` and drawn on
+    its edge where it leaves it; steps whose mean is not finite are left out."""
     parts = []
     for divisor, values in per_divisor.items():
-        shown = [(ax.x(float(i + 1)), ax.y.clamped(v)) for i, v in enumerate(_smooth(values)) if math.isfinite(v)]
+        shown = [(ax.x(float(i + 1)), ax.y.clamped(onto(v))) for i, v in enumerate(_smooth(values))
+                 if math.isfinite(v)]
         if shown:
             parts.append(el("g", {"class": f"sq-series {SERIES[divisor]}"},
                             [marks.polyline(shown, "sq-series__line")]))
@@ -126,8 +129,7 @@ def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
     parts += [marks.rect(ax.x.r0, 28, ax.x.r1 - ax.x.r0, 8, "sq-progress"),
               marks.rect(ax.x.r0, 28, width, 8, "sq-progress__done"),
               text(ax.x.r1, 24, f"step {state.step} of {train.STEPS}", "sq-tick", "end")]
-    parts += _lines(ax, {d: [_log10(v) if v > 0 else -math.inf for v in t.losses[:state.step]]
-                         for d, t in trainers.items()})
+    parts += _lines(ax, {d: t.losses[:state.step] for d, t in trainers.items()}, _log10)
     notes = [_note(d, t.losses[:state.step]) for d, t in trainers.items()]
     notes = [n for n in notes if n]
     parts += _chart.legend(ax.x.r1 - 60, ax.y.r1 + 14, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
@@ -140,12 +142,16 @@ def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
 
 
 def _note(divisor: str, losses: list[float]) -> str:
-    """Where a run diverged or left the loss axis, or nothing."""
+    """Where a run diverged or its line left the loss axis, or nothing."""
     stop = next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
     if stop is not None:
         return f"{NAMES[divisor]} diverged at step {stop + 1}"
-    top = max(losses, default=0.0)
-    return f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis" if top > LOSS_TICKS[-1] else ""
+    line = _smooth(losses)
+    top = max(line, default=0.0)
+    if top > LOSS_TICKS[-1]:
+        return f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis"
+    low = sum(v < LOSS_TICKS[0] for v in line)
+    return f"{NAMES[divisor]} under {fmt(LOSS_TICKS[0], 2)} at {low} steps, drawn on the edge" if low else ""
 
 
 def _stuck_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
