@@ -89,20 +89,38 @@ def svg(width: float, height: float, label: str, children: Iterable[str], cls: s
     )
 
 
+SMALL = 1e-4
+"""Below this, a readout keeps two significant digits: 0.000071."""
+TINY = 1e-6
+"""Below this, a readout says only that it is below: "< 0.000001"."""
+
+
 def sig(x: float, digits: int = 4) -> str:
-    """A readout with ``digits`` significant digits; scientific notation below 1e-4 and from 1e6."""
+    """A readout with ``digits`` significant digits, always a plain decimal a beginner can read (no e-notation):
+    two significant digits below SMALL, "< 0.000001" below TINY, and thousands grouped from 1,000,000."""
     if x == 0 or x != x or x in (float("inf"), float("-inf")):
         return fmt(x)
-    if abs(x) < 1e-4 or abs(x) >= 1e6:
-        mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent)}"
-    if abs(x) < 1:
+    size = abs(x)
+    if size < TINY:
+        return f"< {fmt(TINY, 6)}" if x > 0 else f"> -{fmt(TINY, 6)}"
+    if size < SMALL:
+        digits = min(digits, 2)
+    if size >= 1e6:
+        return _grouped(x, digits)
+    if size < 1:
         lead = 0
-        y = abs(x)
-        while y < 0.1:
-            y *= 10
+        while size < 0.1:
+            size *= 10
             lead += 1
         return fmt(x, digits + lead)
-    return fmt(x, max(0, digits - len(str(int(abs(x))))))
+    return fmt(x, max(0, digits - len(str(int(size)))))
+
+
+def _grouped(x: float, digits: int) -> str:
+    """A large number rounded to ``digits`` significant digits, written out in full with its thousands grouped:
+    the digits come from Python's own exponent formatting, so no binary rounding error shows in the zeros."""
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    zeros = int(exponent) + 1 - digits
+    if zeros < 0:
+        return f"{x:,.0f}"
+    return ("-" if x < 0 else "") + f"{int(mantissa.replace('.', '').lstrip('-') + '0' * zeros):,}"

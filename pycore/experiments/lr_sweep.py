@@ -129,7 +129,7 @@ def equivalence(optimizer: str, dk: int = 64, divisor: str = "sqrt", seeds: tupl
 
 
 def num(x: float) -> str:
-    """A loss as printed: 3 significant digits, scientific from 1e6, inf as inf."""
+    """A loss as printed: 3 significant digits in the figures' one format, inf as inf."""
     return sig(x, 3)
 
 

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from pycore.svg import sig
+
 from .reproduce_draw import sample
 from .reproduce_run import DIVISORS, DKS, NS, ROWS, SATURATED, SEED, Cell, Estimate, Table
 
@@ -92,13 +94,13 @@ def exact(value: float) -> Estimate:
 
 
 def num(x: float) -> str:
-    """A number to 3 significant digits."""
-    return f"{x:.3g}"
+    """A number to 3 significant digits, in the figures' one format (a plain decimal, never e-notation)."""
+    return sig(x, 3)
 
 
 def show(e: Estimate) -> str:
     """An estimate with its standard error."""
-    return f"{e.value:.3g} ±{e.se:.2g}"
+    return f"{sig(e.value, 3)} ±{sig(e.se, 2)}"
 
 
 def where(c: Cell) -> str:

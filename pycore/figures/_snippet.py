@@ -27,12 +27,19 @@ FMT = '''def fmt(x, digits=2):
 '''
 
 SIG = '''def sig(x, digits=4):
-    """x to `digits` significant digits, as the figure prints it (scientific below 1e-4 and from 1e6)."""
+    """x to `digits` significant digits as a plain decimal, as the figure prints it: two below 0.0001,
+    "< 0.000001" below that, thousands grouped from 1,000,000."""
     if x == 0 or not np.isfinite(x):
         return fmt(x)
-    if not 1e-4 <= abs(x) < 1e6:
+    if abs(x) < 1e-6:
+        return "< 0.000001" if x > 0 else "> -0.000001"
+    digits = min(digits, 2) if abs(x) < 1e-4 else digits
+    if abs(x) >= 1e6:
         mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
-        return f"{fmt(float(mantissa), digits - 1)}e{int(exponent)}"
+        zeros = int(exponent) + 1 - digits
+        if zeros < 0:
+            return f"{x:,.0f}"
+        return ("-" if x < 0 else "") + f"{int(mantissa.replace('.', '').lstrip('-') + '0' * zeros):,}"
     return fmt(x, max(0, digits - 1 - int(np.floor(np.log10(abs(x))))))
 '''
 

@@ -10,6 +10,7 @@ import pytest
 from pycore.figures import corner_constant_v as cv
 from pycore.figures import corner_dk1, corner_ties, corner_infinity, softmax_spike, summary_pipeline
 from pycore.params import ParamError
+from tests.readouts import agrees, bounds
 from pycore.pool import ScorePool
 
 
@@ -31,14 +32,13 @@ def test_spike_readouts_match_numpy(c):
     mx, ent, grad = np_readouts(np_softmax(np.array(s.scores) * c))
     r = softmax_spike.readouts(s)
     assert float(r["max-weight"]) == pytest.approx(mx, rel=5e-4)
-    assert float(r["entropy"]) == pytest.approx(ent, rel=5e-4, abs=1e-12)
-    assert float(r["gradient"]) == pytest.approx(grad, rel=5e-4, abs=1e-12)
+    assert agrees(r["entropy"], ent, rel=5e-4) and agrees(r["gradient"], grad, rel=5e-4)
 
 
 def test_spike_grows_as_the_stretch_grows():
     r = [softmax_spike.readouts(softmax_spike.State(stretch=c)) for c in (1, 8, 64)]
     assert float(r[0]["max-weight"]) < float(r[1]["max-weight"]) < float(r[2]["max-weight"])
-    assert float(r[0]["gradient"]) > float(r[1]["gradient"]) > float(r[2]["gradient"])
+    assert bounds(r[0]["gradient"])[0] > bounds(r[1]["gradient"])[1] > bounds(r[2]["gradient"])[1]
 
 
 @pytest.mark.parametrize("params,message", [

@@ -30,11 +30,34 @@ def test_svg_root_is_labelled_and_titled():
     assert "<title>a &lt;label&gt;</title>" in out
 
 
-def test_sig_keeps_four_significant_digits_and_goes_scientific_at_the_extremes():
+def test_sig_keeps_four_significant_digits_as_a_plain_decimal_a_beginner_reads():
     from pycore.svg import sig
 
-    cases = [63.8123, 1.00234, 0.015623, 0.0001234567, 512.4, 12345.6, -0.5, 1.566e-19, -6.056e-22, 2.5e7]
+    cases = [63.8123, 1.00234, 0.015623, 0.0001234567, 512.4, 12345.6, -0.5]
     for x in cases:
         assert abs(float(sig(x)) - x) <= 5e-4 * abs(x)
-    assert sig(1.566e-19) == "1.566e-19" and sig(2.5e7) == "2.5e7" and sig(0.015623) == "0.01562"
-    assert sig(0.0) == "0" and sig(1.0) == "1"
+    assert sig(0.015623) == "0.01562" and sig(0.0) == "0" and sig(1.0) == "1"
+    assert sig(7.13e-5) == "0.000071" and sig(-7.13e-5, 3) == "-0.000071" and sig(1.04e-6) == "0.000001"
+    assert sig(9.9e-7) == "< 0.000001" and sig(-6.056e-22) == "> -0.000001" and sig(1.566e-19) == "< 0.000001"
+    assert sig(2.5e7) == "25,000,000" and sig(1234567.8) == "1,235,000" and sig(-1234567.8, 2) == "-1,200,000"
+
+
+def test_no_readout_of_any_figure_is_written_in_e_notation():
+    """Every figure's readouts at its default and sample states, and sig over many magnitudes: no "1e-5" anywhere."""
+    import re
+
+    from pycore import figures
+    from pycore.svg import sig
+
+    for k in range(-30, 12):
+        for m in (1.0, 2.5, 7.13, 9.999):
+            for x in (m * 10.0 ** k, -m * 10.0 ** k):
+                assert not re.search(r"\de[-+]?\d", sig(x)), x
+    for name in figures.MODULES:
+        module = figures.get(name.replace("_", "-"))
+        samples = {p.name: p.sample for p in module.PARAMS if p.sample}
+        for state in (module.parse({}), module.parse(samples)):
+            while module.prepare(state, None):
+                pass
+            for key, text in module.readouts(state).items():
+                assert not re.search(r"\de[-+]?\d", text), (name, key, text)
