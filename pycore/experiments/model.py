@@ -146,17 +146,20 @@ class Adam:
 
 
 class Runs(NamedTuple):
-    """Per run and step, (S, rates, divisors, steps) each: the batch loss and its shares of saturated and stuck rows."""
+    """Per run and step, (S, rates, divisors, steps) each: the batch loss, its shares of saturated and stuck rows, and
+    the size of the gradient toward W_Q (inf once the run overflowed)."""
 
     losses: np.ndarray
     saturated: np.ndarray
     stuck: np.ndarray
+    grad_q: np.ndarray
 
 
 def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray, np.ndarray, np.ndarray],
              start: tuple[np.ndarray, np.ndarray], c: np.ndarray | None = None, eps: float = train.EPS
              ) -> Runs:
-    """Losses, saturated and stuck shares, (S, rates, divisors, steps) each, for every seed, rate and divisor at once.
+    """Losses, saturated and stuck shares and the gradient's size toward W_Q, (S, rates, divisors, steps) each, for
+    every seed, rate and divisor at once.
 
     ``batches`` as ``data`` returns them, ``start`` as ``weights`` does; ``c`` defaults to the three divisors,
     ``eps`` is Adam's ε.
@@ -171,12 +174,12 @@ def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray
     rate = lrs[None, :, None, None, None]
     cc = np.broadcast_to(c, runs)
     losses = np.empty((*runs, queries.shape[1]))
-    saturated, stuck = np.empty_like(losses), np.empty_like(losses)
+    saturated, stuck, grad_q = np.empty_like(losses), np.empty_like(losses), np.empty_like(losses)
     wq, wk = (np.broadcast_to(w[:, None, None], (*runs, *w.shape[1:])).copy() for w in start)
     step = _sgd(wq, wk, rate) if optimizer == "sgd" else _adam(wq, wk, rate, eps)
     alive = np.ones(runs, dtype=bool)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        m = next(step)
+        m, _ = next(step)
         for r in range(queries.shape[1]):
             loss, big_g, sat, stk = signal(m, queries[:, None, None, r], keys[:, None, None, r],
                                            targets[:, None, None, r], cc)
@@ -184,8 +187,9 @@ def simulate(optimizer: str, dk: int, lrs: np.ndarray, batches: tuple[np.ndarray
             losses[..., r] = np.where(alive, loss, np.inf)
             saturated[..., r] = np.where(alive, sat, 1.0)
             stuck[..., r] = np.where(alive, stk, 1.0)
-            m = step.send(big_g)
-    return Runs(losses, saturated, stuck)
+            m, grad = step.send(big_g)
+            grad_q[..., r] = np.where(alive, grad, np.inf)
+    return Runs(losses, saturated, stuck, grad_q)
 
 
 def _sgd(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray):
@@ -193,30 +197,33 @@ def _sgd(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray):
 
     With W_Q' = W_Q − η Γ W_K and W_K' = W_K − η Γᵀ W_Q (Γ = G / c):
     M' = M − η(AΓ + ΓB) + η² Γ Mᵀ Γ, A' = A − η(MΓᵀ + ΓMᵀ) + η² Γ B Γᵀ, B' = B − η(MᵀΓ + ΓᵀM) + η² Γᵀ A Γ.
-    A generator: yields M, then receives Γ and yields the next M.
+    A generator: yields (M, None), then receives Γ and yields the next M with ‖Γ W_K‖, the size of the gradient
+    toward W_Q at the step just taken (its square is the trace of Γ B Γᵀ).
     """
     def t(x):
         return np.swapaxes(x, -1, -2)
 
     m, a, b = wq @ t(wk), wq @ t(wq), wk @ t(wk)
-    big_g = yield m
+    big_g = yield m, None
     while True:
+        grad = np.sqrt(((big_g @ b) * big_g).sum(axis=(-2, -1)))
         gt, mt = t(big_g), t(m)
         m, a, b = (m - rate * (a @ big_g + big_g @ b) + rate**2 * (big_g @ mt @ big_g),
                    a - rate * (m @ gt + big_g @ mt) + rate**2 * (big_g @ b @ gt),
                    b - rate * (mt @ big_g + gt @ m) + rate**2 * (gt @ a @ big_g))
-        big_g = yield m
+        big_g = yield m, grad
 
 
 def _adam(wq: np.ndarray, wk: np.ndarray, rate: np.ndarray, eps: float):
     """Adam on the weights, in place; the same protocol as ``_sgd``."""
     opt = (Adam(wq, eps), Adam(wk, eps))
-    big_g = yield wq @ np.swapaxes(wk, -1, -2)
+    big_g = yield wq @ np.swapaxes(wk, -1, -2), None
     while True:
         dwq, dwk = big_g @ wk, np.swapaxes(big_g, -1, -2) @ wq
+        grad = np.linalg.norm(dwq, axis=(-2, -1))
         opt[0].step(wq, dwq, rate)
         opt[1].step(wk, dwk, rate)
-        big_g = yield wq @ np.swapaxes(wk, -1, -2)
+        big_g = yield wq @ np.swapaxes(wk, -1, -2), grad
 
 
 SOURCES = (Path(__file__), Path(train.__file__), Path(rows.__file__))

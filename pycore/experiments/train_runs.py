@@ -45,6 +45,8 @@ class Run:
     """How many seeds' loss overflowed to inf."""
     curve: tuple[tuple[float, ...], ...]
     """Per seed, the mean loss of each window of WINDOW steps."""
+    grad_q: tuple[float, ...]
+    """Each seed's size of the gradient toward W_Q at the last step, as the figure's readout gives its one run's."""
 
     @property
     def median(self) -> float:
@@ -77,13 +79,14 @@ def _per_seed(values: np.ndarray) -> tuple[float, ...]:
 
 
 def summarize(optimizer: str, dk: int, divisor: str, losses: np.ndarray, saturated: np.ndarray,
-              stuck: np.ndarray) -> Run:
-    """A Run from the (seeds, steps) losses, saturated and stuck shares of one divisor."""
+              stuck: np.ndarray, grad_q: np.ndarray) -> Run:
+    """A Run from the (seeds, steps) losses, saturated and stuck shares and gradients toward W_Q of one divisor."""
     windows = losses[:, : losses.shape[1] // WINDOW * WINDOW].reshape(len(losses), -1, WINDOW).mean(axis=-1)
     return Run(optimizer, dk, divisor, first=_per_seed(losses[:, 0]), final=_per_seed(losses[:, -TAIL:].mean(axis=-1)),
                saturated=_per_seed(saturated[:, -TAIL:].mean(axis=-1)),
                stuck_first=_per_seed(stuck[:, :TAIL].mean(axis=-1)), stuck=_per_seed(stuck[:, -TAIL:].mean(axis=-1)),
-               overflowed=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows))
+               overflowed=int((~np.isfinite(losses[:, -1])).sum()), curve=tuple(tuple(map(float, w)) for w in windows),
+               grad_q=_per_seed(grad_q[:, -1]))
 
 
 @functools.lru_cache(maxsize=2)
@@ -148,7 +151,7 @@ def start_gradients(dk: int = train.DK_DEFAULT, divisor: str = "none", steps: in
 
 
 def num(x: float) -> str:
-    """A loss as printed: 3 significant digits, scientific from 1e6, inf as inf."""
+    """A loss as printed: 3 significant digits in the figures' one format, inf as inf."""
     return sig(x, 3)
 
 

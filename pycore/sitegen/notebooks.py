@@ -51,7 +51,7 @@ def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
     """The numpy Monte Carlo of the Reproduce page: its settings, tables and verdicts, printed."""
     intro = ("# Reproduce it: the numpy Monte Carlo\n\n"
              "The code that builds the tables and verdicts of the site's page "
-             f"[Reproduce it]({page_url}), copied from `pycore/experiments/reproduce.py`. Run all the cells; "
+             f"[Reproduce it]({page_url}), copied from `pycore/experiments/reproduce*.py`. Run all the cells; "
              "with fewer `ROWS` it runs faster and its standard errors grow.")
     divisor = inspect.getsource(__import__("pycore.rows", fromlist=["divisor_value"]).divisor_value)
     code = "\n\n\n".join(_module_code(module) for module in REPRODUCE_MODULES)
@@ -59,6 +59,7 @@ def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
         v4.new_markdown_cell(intro),
         v4.new_code_cell("import functools\nimport itertools\nimport math\nimport time\n"
                          "from dataclasses import dataclass\n\nimport numpy as np"),
+        v4.new_code_cell("# Numbers printed as the site prints them.\n" + _snippet.FMT + "\n\n" + _snippet.SIG.rstrip()),
         v4.new_code_cell(f"# The reproduction's code.\n{divisor}\n\n{code}"),
         v4.new_code_cell(f"# Parameters: the seed and the rows drawn for each n and d_k.\n"
                          f"SEED = {reproduce_run.SEED}\nROWS = {reproduce_run.ROWS}"),
@@ -92,7 +93,7 @@ for optimizer in ("sgd", "adam"):
     for dk in DKS:
         runs = simulate(optimizer, dk, np.array([LR[optimizer]]), data(SEEDS, STEPS), weights(dk, SEEDS))
         for i, divisor in enumerate(DIVISORS):
-            run, sat, stuck = (v[:, 0, i] for v in runs)
+            run, sat, stuck = (v[:, 0, i] for v in (runs.losses, runs.saturated, runs.stuck))
             final = run[:, -TAIL:].mean(axis=-1)
             lines.append([OPTIMIZER_NAMES[optimizer], str(dk), NAMES[divisor], sig(float(np.median(run[:, 0])), 3),
                           sig(float(np.median(final)), 3), f"{sig(final.min(), 3)}–{sig(final.max(), 3)}",

@@ -44,6 +44,7 @@ def test_the_numpy_model_trains_exactly_as_the_core_does(optimizer, dk):
         assert np.allclose(run.losses, runs.losses[0, 0, i], rtol=1e-9, atol=0), divisor
         assert run.saturated == list(runs.saturated[0, 0, i]), divisor
         assert run.stuck == list(runs.stuck[0, 0, i]), divisor
+        assert np.allclose(run.grad_q, runs.grad_q[0, 0, i], rtol=1e-6, atol=0), divisor
     assert runs.stuck[0, 0, 0].max() > 0, "unscaled rows at these widths get stuck, so the shares are compared"
 
 
@@ -119,7 +120,7 @@ def fake(medians: dict[tuple[str, int, str], float], overflowed: dict[tuple[str,
         final = tuple(m + offsets)
         runs[key] = Run(*key, first=(3.0,) * 5, final=final, saturated=(0.5,) * 5,
                         stuck_first=(0.3 if key[2] == "none" else 0.0,) * 5, stuck=(0.1 if key[2] == "none" else 0.0,) * 5,
-                        overflowed=(overflowed or {}).get(key, 0), curve=((m,) * 20,) * 5)
+                        overflowed=(overflowed or {}).get(key, 0), curve=((m,) * 20,) * 5, grad_q=(0.1,) * 5)
     return Grid((1, 2, 3, 4, 5), 200, dict(train.LR), runs)
 
 
