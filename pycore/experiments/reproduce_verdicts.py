@@ -110,8 +110,11 @@ def claim_query_gradient_vanishes(t: Table, n: int = 16, dk: int = 64) -> Verdic
             unresolved.append(f"{c.dk} ({g:+.1f} SE at {rows:,} rows)")
     if first:
         (low, high), rows, g, tenth = first
+        drawn = (f"{rows:,} rows" if rows == t.rows else
+                 f"a fresh draw of {rows:,} rows, since the table's {t.rows:,} could not tell it from a tenth, so "
+                 "these numbers are not the table's")
         below = (f"it is first below a tenth by more than {TOL:g} SE at dₖ = {low.dk}: {show(low.grad)} against "
-                 f"{show(tenth)}, a tenth of ÷√dₖ's {show(high.grad)} ({g:+.1f} SE, {rows:,} rows)")
+                 f"{show(tenth)}, a tenth of ÷√dₖ's {show(high.grad)} ({g:+.1f} SE, {drawn})")
     else:
         below = f"it is below a tenth by more than {TOL:g} SE at no dₖ up to {DKS[-1]}"
     if unresolved:
