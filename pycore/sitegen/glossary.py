@@ -47,6 +47,8 @@ class Term:
     """The literal words that get a tooltip (Markdown abbreviations match whole words, case and all)."""
     expert: bool = False
     """The main path meets it only inside Going deeper asides, on every page."""
+    earlier: tuple[str, ...] = ()
+    """Pages before ``page`` that use it, inside Going deeper asides only; the glossary page names them."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,8 @@ def load(path: Path) -> Glossary:
         except re.error as err:
             raise GlossaryError(f"{path.name}: '{entry['term']}' has a bad pattern: {err}") from None
         terms.append(Term(entry["term"], entry["page"], entry["anchor"], " ".join(entry["definition"].split()),
-                          patterns, tuple(entry.get("abbr", ())), bool(entry.get("expert", False))))
+                          patterns, tuple(entry.get("abbr", ())), bool(entry.get("expert", False)),
+                          tuple(entry.get("earlier", ()))))
     names = [t.term for t in terms]
     if len(set(names)) != len(names):
         raise GlossaryError(f"{path.name}: a term is listed twice: {sorted({n for n in names if names.count(n) > 1})}")
@@ -216,6 +219,27 @@ def uses(html: str, page_src: str, glossary: Glossary, order: list[str]) -> list
     return problems
 
 
+def early_uses(html: str, page_src: str, glossary: Glossary, order: list[str]) -> list[str]:
+    """Terms this page uses anywhere, asides included, before the page the glossary points to, when the entry does
+    not list this page as an earlier use: the pointer must be the first use, or say where the term came before."""
+    if page_src not in glossary.checked():
+        return []
+    parser = _Text(page_src)
+    parser.feed(html)
+    text = parser.text()
+    problems = []
+    for term in glossary.terms:
+        if order.index(term.page) <= order.index(page_src) or page_src in term.earlier:
+            continue
+        for m in (m for pattern in term.patterns for m in pattern.finditer(text)):
+            if not any(a <= m.start() and m.end() <= b and target == term.page for a, b, target in parser.links):
+                context = " ".join(text[max(0, m.start() - 40):m.end() + 40].split())
+                problems.append(f"'{term.term}' is introduced on {term.page}, but {page_src} uses it first, and its "
+                                f"glossary entry does not list {page_src} under earlier: …{context}…")
+                break
+    return problems
+
+
 def missing_anchors(html: str, page_src: str, glossary: Glossary) -> list[str]:
     """Terms this page should introduce whose anchor id is not on it."""
     return [f"'{t.term}' should be introduced at #{t.anchor}, which {page_src} does not have"
@@ -256,5 +280,6 @@ def page_markdown(glossary: Glossary, titles: dict[str, str]) -> str:
     Lighthouse's trace (README, Benchmark)."""
     rows = sorted(glossary.terms, key=lambda t: t.term.lower())
     return '<div class="sq-glossary" markdown>\n\n' + "".join(
-        f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor}).\n\n"
-        for t in rows) + "</div>\n"
+        f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor})"
+        + "".join(f"; used before that in a Going deeper aside of [{titles.get(e, e)}]({e})" for e in t.earlier)
+        + ".\n\n" for t in rows) + "</div>\n"

@@ -26,7 +26,9 @@ def finish(html: str, src: str, figures: list[str], build: Build) -> str:
         html = html.replace(token, figure)
     terms = build.terms
     try:
-        problems = glossary.uses(html, src, terms, list(build.titles)) + glossary.missing_anchors(html, src, terms)
+        order = list(build.titles)
+        problems = (glossary.uses(html, src, terms, order) + glossary.early_uses(html, src, terms, order)
+                    + glossary.missing_anchors(html, src, terms))
     except glossary.GlossaryError as err:
         raise PageError(str(err)) from None
     if src in terms.main_path:

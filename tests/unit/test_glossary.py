@@ -94,6 +94,7 @@ def test_the_real_glossary_loads_and_its_pages_are_in_the_navigation():
     assert {t.page for t in g.terms} <= set(nav)
     assert all(t.definition.endswith(".") and len(t.definition.split()) <= 30 for t in g.terms)
     assert len({t.term for t in g.terms}) == len(g.terms)
+    assert all(nav.index(e) < nav.index(t.page) for t in g.terms for e in t.earlier), "earlier uses come before"
 
 
 def test_a_malformed_entry_names_what_it_lacks(tmp_path: Path):
@@ -124,3 +125,31 @@ def test_the_glossary_page_lists_every_term_alphabetically_with_its_definition_a
                     "<dt>gizmo</dt>\n<dd>Another. Introduced in <a href=\"step-1.md#gizmo\">step-1.md</a>.</dd>\n"
                     "<dt>widget</dt>\n<dd>A thing. Introduced in <a href=\"step-2.md#widget\">2. The dot product</a>.</dd>\n"
                     "</dl>\n</div>")
+
+
+def test_an_aside_that_uses_a_term_before_its_page_must_be_listed_as_an_earlier_use():
+    aside = '<details class="info"><summary>Going deeper: more</summary><p>a widget</p></details>'
+    problems = glossary.early_uses(aside, "step-1.md", terms(), ORDER)
+    assert problems == ["'widget' is introduced on step-2.md, but step-1.md uses it first, and its glossary entry does "
+                        "not list step-1.md under earlier: …Going deeper: more a widget…"]
+    listed = glossary.Glossary((glossary.Term("widget", "step-2.md", "widget", "A thing.",
+                                              (re.compile(r"\bwidgets?\b", re.I),), (), earlier=("step-1.md",)),),
+                               tuple(ORDER), ())
+    assert glossary.early_uses(aside, "step-1.md", listed, ORDER) == []
+    linked = '<p>Later: <a href="../step-2/#widget">widgets</a>.</p>'
+    assert glossary.early_uses(linked, "step-1.md", terms(), ORDER) == []
+    page = glossary.page_markdown(listed, {"step-1.md": "Step 1", "step-2.md": "Step 2"})
+    assert ("A thing. Introduced in [Step 2](step-2.md#widget); used before that in a Going deeper aside of "
+            "[Step 1](step-1.md).") in page
+
+
+def test_the_entries_the_audit_named_point_to_their_first_use_or_say_where_an_aside_used_them_first():
+    """SGD and Adam are defined on Train but Step 6's aside uses them first; µP is defined in Step 6's aside but the
+    Overview's aside names it first. The build holds every entry to this; these three were the audit's."""
+    real = {t.term: t for t in glossary.load(ROOT / "site_src" / "glossary.yml").terms}
+    assert real["SGD"].page == real["Adam"].page == "train.md"
+    assert real["SGD"].earlier == real["Adam"].earlier == ("step-6.md",)
+    assert real["µP"].page == "step-6.md" and real["µP"].earlier == ("index.md",)
+    for name, page in (("SGD", "step-6.md"), ("µP", "index.md")):
+        text = (ROOT / "site_src" / page).read_text(encoding="utf-8")
+        assert any(p.search(text) for p in real[name].patterns), (name, page)
