@@ -17,12 +17,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pycore import train
+from pycore import long_rows, train
 from pycore.svg import fmt, sig
-from pycore.figures import saturation, summary_pipeline
+from pycore.figures import length, operating_point, saturation, summary_pipeline
 from pycore.experiments import lr_sweep, model
-from pycore.experiments import reproduce_table as reproduce
-from pycore.experiments import train_runs as train_grid
+from pycore.experiments import reproduce_table, train_runs
 
 CLAIM = re.compile(r'<span data-claim="(?P<name>[\w.-]+)"></span>')
 
@@ -40,10 +39,10 @@ def _percent(x: float) -> str:
 def registry() -> dict[str, Callable[[], str]]:
     """Every claim name and how to compute its text; nothing runs until a page asks for a name."""
     out: dict[str, Callable[[], str]] = {}
-    for dk in reproduce.DKS:
+    for dk in reproduce_table.DKS:
         def share(dk=dk):
-            return reproduce.saturated_shares()[dk]
-        out[f"reproduce.saturated.none.{dk}"] = lambda share=share: reproduce.show(share())
+            return reproduce_table.saturated_shares()[dk]
+        out[f"reproduce.saturated.none.{dk}"] = lambda share=share: reproduce_table.show(share())
         out[f"reproduce.saturated.none.{dk}.percent"] = lambda share=share: _percent(share().value)
     for o, d in itertools.product(train.OPTIMIZERS, train.DIVISORS):
         out[f"lr-sweep.one-rate.{o}.{d}.rate"] = lambda o=o, d=d: lr_sweep.rate(lr_sweep.one_rate(lr_sweep.sweep(), o, d)[0])
@@ -51,36 +50,70 @@ def registry() -> dict[str, Callable[[], str]]:
         for dk in model.DKS:
             out[f"lr-sweep.best.{o}.{dk}.{d}.rate"] = lambda o=o, dk=dk, d=d: lr_sweep.rate(lr_sweep.sweep().best(o, dk, d)[0])
             out[f"lr-sweep.best.{o}.{dk}.{d}.loss"] = lambda o=o, dk=dk, d=d: lr_sweep.num(lr_sweep.sweep().best(o, dk, d)[1])
-            out[f"train-grid.final.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.num(train_grid.grid().at(o, dk, d).median)
-            out[f"train-grid.range.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.spread(train_grid.grid().at(o, dk, d))
+            out[f"train-grid.final.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.num(train_runs.grid().at(o, dk, d).median)
+            out[f"train-grid.range.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.spread(train_runs.grid().at(o, dk, d))
+            out[f"train-grid.grad.{o}.{dk}.{d}.median"] = lambda o=o, dk=dk, d=d: sig(_grad_quartiles(o, dk, d)[1], 2)
+            out[f"train-grid.grad.{o}.{dk}.{d}.middle"] = lambda o=o, dk=dk, d=d: "{} to {}".format(
+                *(sig(q, 2) for q in _grad_quartiles(o, dk, d)[::2]))
             if d != "sqrt":
-                out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_grid.difference(
-                    train_grid.grid(), o, dk, "sqrt", d)
+                out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.difference(
+                    train_runs.grid(), o, dk, "sqrt", d)
             for when in ("first", "last"):
-                out[f"train-grid.stuck.{when}.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d, when=when: train_grid.percent(
-                    float(np.median(getattr(train_grid.grid().at(o, dk, d), "stuck_first" if when == "first" else "stuck"))))
-    out["reproduce.rows"] = lambda: f"{reproduce.ROWS:,}"
+                out[f"train-grid.stuck.{when}.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d, when=when: train_runs.percent(
+                    float(np.median(getattr(train_runs.grid().at(o, dk, d), "stuck_first" if when == "first" else "stuck"))))
+    out["reproduce.rows"] = lambda: f"{reproduce_table.ROWS:,}"
     out["reproduce.saturated.none.64.z-figure"] = lambda: fmt(abs(_figure_z(64)), 1)
-    out["train-grid.seeds"] = lambda: str(len(train_grid.grid().seeds))
-    out["train.loss.even"] = lambda: fmt(train_grid.even_loss(), 3)
-    out["train.loss.wrong-spike"] = lambda: fmt(train_grid.wrong_spike_loss(), 3)
-    out["train.grad.stuck"] = lambda: sig(train_grid.start_gradients().stuck, 2)
-    out["train.grad.unstuck"] = lambda: sig(train_grid.start_gradients().others, 2)
-    out["train.grad.log-loss.wrong-spike"] = lambda: sig(train_grid.start_gradients().log_loss, 3)
+    out["train-grid.seeds"] = lambda: str(len(train_runs.grid().seeds))
+    out["train-grid.grad.sgd.64.none-smaller.percent"] = lambda: _percent(float(np.mean(
+        np.array(train_runs.grid().at("sgd", 64, "none").grad_q) < np.array(train_runs.grid().at("sgd", 64, "sqrt").grad_q))))
+    out["train.loss.even"] = lambda: fmt(train_runs.even_loss(), 3)
+    out["train.loss.wrong-spike"] = lambda: fmt(train_runs.wrong_spike_loss(), 3)
+    out["train.grad.stuck"] = lambda: sig(train_runs.start_gradients().stuck, 2)
+    out["train.grad.unstuck"] = lambda: sig(train_runs.start_gradients().others, 2)
+    out["train.grad.log-loss.wrong-spike"] = lambda: sig(train_runs.start_gradients().log_loss, 3)
     out["figure.saturation.saturated.percent"] = lambda: _figure_share(saturation, saturation.State(), "saturated")
     out["figure.saturation.sqrt.median-max-weight"] = lambda: f"{float(saturation.readouts(saturation.State(divisor='sqrt'))['median-max-weight']):.2f}"
+    for n in (16, 1024):
+        out[f"figure.length.sqrt.{n}"] = lambda n=n: sig(_length_median("sqrt", n), 3 if n > 16 else 2)
+    out["figure.length.sqrt.1024.times-n"] = lambda: str(round(1024 * _length_median("sqrt", 1024)))
+    out["figure.length.log-n.low"] = lambda: f"{min(_length_held()):.2f}"
+    out["figure.length.log-n.high"] = lambda: f"{max(_length_held()):.2f}"
+    out["figure.operating-point.moved.none-over-sqrt.16"] = lambda: fmt(_moved_ratio(16), 1)
     out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(
         float(summary_pipeline.readouts(summary_pipeline.State(scaling="off"))["saturated"]))
     return out
+
+
+def _grad_quartiles(optimizer: str, dk: int, divisor: str) -> list[float]:
+    """The first quartile, median and third quartile over the grid's seeds of the gradient toward W_Q at the last
+    step: the figure's readout, for every seed."""
+    return [float(q) for q in np.percentile(train_runs.grid().at(optimizer, dk, divisor).grad_q, (25, 50, 75))]
+
+
+def _length_median(scaling: str, n: int) -> float:
+    """The long-rows figure's median largest weight at n, over its default rows (the curve it draws)."""
+    return length.curve_medians(length.State())[scaling][long_rows.CHART_NS.index(n)]
+
+
+def _length_held() -> list[float]:
+    """The long-rows figure's medians with × s·ln n from 128 keys on: the range Long rows says they stay in."""
+    return [_length_median("log-n", n) for n in long_rows.CHART_NS if n >= 128]
+
+
+def _moved_ratio(dk: int) -> float:
+    """How many times as far the operating-point figure's nudge moves unscaled rows as ÷√d_k rows at d_k, by
+    the medians of its default rows (its right-hand curves)."""
+    moved = operating_point.curves(operating_point.State())["moved"]
+    return moved["none", dk] / moved["sqrt", dk]
 
 
 def _figure_z(dk: int) -> float:
     """How many standard errors of their difference the saturation figure's unscaled share at d_k (its 500
     rows) lies from the Reproduce run's (each share's binomial standard error)."""
     figure = float(saturation.readouts(saturation.State(dk=dk))["saturated"])
-    run = reproduce.saturated_shares(dks=(dk,))[dk]
+    run = reproduce_table.saturated_shares(dks=(dk,))[dk]
     rows = saturation.State().rows
-    return reproduce.z(reproduce.Estimate(figure, (figure * (1 - figure) / rows) ** 0.5), run)
+    return reproduce_table.z(reproduce_table.Estimate(figure, (figure * (1 - figure) / rows) ** 0.5), run)
 
 
 def _figure_share(module, state, readout: str) -> str:

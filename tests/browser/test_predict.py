@@ -8,6 +8,7 @@ import json
 import pytest
 
 from pycore import figures, predict
+from pycore.figures import nudge
 from tests.browser.conftest import SERIOUS, add_axe
 from tests.unit.test_predict import PROMPTS
 
@@ -53,7 +54,7 @@ def test_keyboard_alone_chooses_and_shows_and_the_outcome_is_announced(watched):
     page.wait_for_selector(f"{block}[data-outcome='right']", timeout=60_000)
     live = page.locator(f"{block} [data-why]")
     assert live.get_attribute("aria-live") == "polite" and live.text_content().startswith("Right.")
-    assert json.loads(page.locator("#fig-nudge").get_attribute("data-state"))["stretch"] == 12
+    assert json.loads(page.locator("#fig-nudge").get_attribute("data-state"))["stretch"] == nudge.State().stretch == 8
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -217,3 +217,14 @@ def test_a_figure_of_the_same_kind_above_that_does_not_show_the_answer_is_allowe
     assert 'data-predict="longer-row"' in html
     other = {**PLACED, "fig-softmax-spike": ("softmax-spike", {})}
     assert 'data-predict="stretched-nudge"' in render_predict(markers.parse_predict(BODY), other, ("fig-softmax-spike",))
+
+
+def test_a_stretch_the_question_names_is_the_stretch_its_figure_opens_at_and_shows():
+    """Step 5 asks about the stretch its nudge figure opens at (8, where Step 6's marks put ÷1 at d_k = 64), and
+    Show me draws that stretch; a question about another stretch would have the reader compare two pictures."""
+    for _, marker, start in PROMPTS:
+        asked = re.search(r"Stretch the scores by (\d+)", marker.question)
+        if asked:
+            shown = predict.shown_state(marker.prompt, start, marker.show)
+            opened = predict.shown_state(marker.prompt, start, {})
+            assert float(asked.group(1)) == shown.stretch == opened.stretch == 8

@@ -50,3 +50,21 @@ def test_every_number_of_the_prose_is_a_claim_or_a_checked_setting():
     assert empty and all(name in claims.names() for name in empty)
     bare = [re.findall(r"(?<![\w.{])\d+\.\d+", re.sub(r"\\\(.*?\\\)", " ", p)) for p in main_path(filled=False)]
     assert not any(bare), "a decimal in the prose that no claim span fills"
+
+
+def test_the_two_optimizers_give_the_reverse_answers_the_aside_and_the_card_state():
+    """SGD: ÷d_k's best rate climbs with d_k while one rate serves ÷√d_k; Adam: ÷d_k keeps one best rate at every
+    width while ÷√d_k's falls. The sweep's own picks say so, and the aside and the card give both halves."""
+    text = " ".join(TEXT.split())
+    assert "whose best Adam rate stays at <span data-claim=\"lr-sweep.best.adam.64.dk.rate\"></span> at every width" in text
+    assert ("while \\(\\div\\sqrt{d_k}\\)'s falls from <span data-claim=\"lr-sweep.best.adam.16.sqrt.rate\"></span> to "
+            "<span data-claim=\"lr-sweep.best.adam.256.sqrt.rate\"></span>") in text
+    assert "with Adam it is the reverse, one rate serves ÷dₖ while ÷√dₖ's best rate falls as dₖ grows" in text
+
+    def rate(optimizer, dk, divisor):
+        return float(claims.value(f"lr-sweep.best.{optimizer}.{dk}.{divisor}.rate"))
+
+    assert len({rate("adam", dk, "dk") for dk in (16, 64, 256)}) == 1
+    assert rate("adam", 16, "sqrt") > rate("adam", 64, "sqrt") > rate("adam", 256, "sqrt")
+    assert rate("sgd", 16, "dk") < rate("sgd", 64, "dk") < rate("sgd", 256, "dk")
+    assert "scales their SGD rate up with \\(d_k\\)" in text and "keeps their Adam rate the same at every width" in text
