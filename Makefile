@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site test bench snapshots deps browser clean
+.PHONY: serve site test bench snapshots messages deps browser clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ bench: site browser
 # Rewrite the SVG snapshots under tests/snapshots on purpose, after reviewing a -changed.svg.
 snapshots: deps
 	SNAPSHOTS=update $(PY) -m pytest -q tests/unit/test_snapshots.py
+
+# Extract every message into pycore/locale/messages.pot and merge it into each language's catalog (README, Languages).
+messages: deps
+	$(PY) -m pycore.sitegen.catalogs
 
 clean:
 	rm -rf site $(VENV) node_modules .cache bench-results
