@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,13 +33,24 @@ def language() -> str:
 @contextmanager
 def using(lang: str) -> Iterator[None]:
     """Give every string in ``lang`` inside the block (a language of LANGUAGES)."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language '{lang}'")
-    token = _language.set(lang)
+    token = switch(lang)
     try:
         yield
     finally:
-        _language.reset(token)
+        back(token)
+
+
+def switch(lang: str) -> Token[str]:
+    """Give every string in ``lang`` from now on, until ``back`` with the token this returns: for a span that is
+    not one block, as a language's build, whose events come one by one."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language '{lang}'")
+    return _language.set(lang)
+
+
+def back(token: Token[str]) -> None:
+    """The language as it was before ``switch`` gave the token."""
+    _language.reset(token)
 
 
 def catalog_path(lang: str) -> Path:

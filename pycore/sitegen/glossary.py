@@ -19,13 +19,15 @@ from pathlib import Path
 
 import yaml
 
-ASIDE = re.compile(r'<details class="info"[^>]*>\s*<summary>\s*Going deeper', re.I)
-"""The opening of a *Going deeper* aside, as Material renders ``??? info "Going deeper: …"``."""
+ASIDE_TITLES = {"en": "Going deeper", "zh": "深入一步"}
+"""How a *Going deeper* aside's title starts in each language."""
+ASIDE = re.compile(r'<details class="info"[^>]*>\s*<summary>\s*(?:' + "|".join(ASIDE_TITLES.values()) + ")", re.I)
+"""The opening of a *Going deeper* aside, as Material renders ``??? info "Going deeper: …"`` (or its Chinese)."""
 WORDS_MAX = 450
 NUMBERS_MAX = 3
 NUMBER = re.compile(r"(?<![\w_^{.,])[−-]?\d+(?:[.,]\d+)*(?:%|\b)")
 """A number a reader sees in a paragraph: not a subscript or exponent (q_1, 10^9 counts once)."""
-STEP_REF = re.compile(r"\bSteps?\s+\d+(?:\s*(?:to|and|–|-)\s*\d+)?")
+STEP_REF = re.compile(r"\bSteps?\s+\d+(?:\s*(?:to|and|–|-)\s*\d+)?|第\s*\d+(?:\s*(?:到|至|和|–|-)\s*\d+)?\s*步")
 
 
 class GlossaryError(ValueError):
@@ -65,12 +67,16 @@ class Glossary:
         return self.main_path + self.also_checked
 
 
-def load(path: Path) -> Glossary:
-    """Read and validate the glossary file."""
+def load(path: Path, lang: str = "en") -> Glossary:
+    """Read and validate the glossary file, its words in ``lang``: an entry's ``zh`` mapping gives its Chinese
+    term, definition, patterns and tooltip words; where it introduces the term is the same in every language."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     terms = []
-    for i, entry in enumerate(data.get("terms") or []):
+    for i, shared in enumerate(data.get("terms") or []):
+        entry = shared if lang == "en" else {**shared, **(shared.get(lang) or {})}
         missing = [k for k in ("term", "page", "anchor", "definition", "patterns") if not entry.get(k)]
+        if lang != "en" and not shared.get(lang):
+            missing.append(lang)
         if missing:
             raise GlossaryError(f"{path.name}: entry {i + 1} ({entry.get('term', '?')}) lacks {', '.join(missing)}")
         try:

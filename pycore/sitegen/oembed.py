@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from .. import figures
+from ..i18n import _
 from ..params import Param
 from .render import ENV
 
@@ -48,10 +49,10 @@ def response(figure_id: str, site_url: str, site_name: str) -> dict[str, Any]:
     return {
         "version": "1.0",
         "type": "rich",
-        "html": iframe(embed_url(site_url, figure_id), module.TITLE, module.HEIGHT),
+        "html": iframe(embed_url(site_url, figure_id), _(module.TITLE), module.HEIGHT),
         "width": WIDTH,
         "height": module.HEIGHT,
-        "title": module.TITLE,
+        "title": _(module.TITLE),
         "provider_name": site_name,
         "provider_url": base(site_url),
     }
@@ -80,7 +81,7 @@ def entry(figure_id: str, site_url: str) -> dict[str, Any]:
     defaults = figures.state_params(module.State())
     return {
         "id": figure_id,
-        "title": module.TITLE,
+        "title": _(module.TITLE),
         "page": base(site_url) + module.PAGE,
         "embed": embed_url(site_url, figure_id),
         "oembed": oembed_url(site_url, figure_id),

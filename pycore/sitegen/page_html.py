@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import escape
 
+from .. import i18n
 from . import glossary, math, pack
 from .page_markdown import placeholder
 from .state import Build
@@ -19,6 +21,8 @@ class PageError(ValueError):
 def finish(html: str, src: str, figures: list[str], build: Build) -> str:
     """The page's HTML with each placeholder replaced by its figure, checked, its tooltips thinned and its
     math typeset; a PageError says what is wrong."""
+    if build.lang != i18n.DEFAULT:
+        html = abbreviate(html, {word: t.definition for t in build.terms.terms for word in t.abbr})
     for i, figure in enumerate(figures):
         token = placeholder(i)
         if token not in html:
@@ -40,6 +44,36 @@ def finish(html: str, src: str, figures: list[str], build: Build) -> str:
         return math.typeset(html)
     except math.MathError as err:
         raise PageError(str(err)) from None
+
+
+PROTECTED = ("code", "pre", "a", "abbr", "script", "style", "svg", "math", "button", "label", "summary")
+"""Elements whose text gets no tooltip: code and links as in Markdown's abbreviations, and controls."""
+TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>|<!--.*?-->", re.S)
+
+
+def abbreviate(html: str, words: dict[str, str]) -> str:
+    """Each glossary word in the page's text wrapped in ``<abbr title="definition">``, as Markdown's abbreviations
+    do on English pages: they match whole words only, and Chinese has no spaces between words, so a Chinese page
+    gets its tooltips here (``tooltips_once`` then keeps one a section). Math and code are left alone."""
+    if not words:
+        return html
+    found = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+    out, pos, inside = [], 0, 0
+
+    def text(chunk: str) -> str:
+        if inside or "\\(" in chunk or "\\[" in chunk:
+            return chunk
+        return found.sub(lambda m: f'<abbr title="{escape(words[m.group(0)], quote=True)}">{m.group(0)}</abbr>', chunk)
+
+    for tag in TAG.finditer(html):
+        out.append(text(html[pos:tag.start()]))
+        out.append(tag.group(0))
+        pos = tag.end()
+        name = (tag.group(2) or "").lower()
+        if name in PROTECTED and not tag.group(3):
+            inside += -1 if tag.group(1) else 1
+    out.append(text(html[pos:]))
+    return "".join(out)
 
 
 def focusable_code(html: str) -> str:

@@ -25,13 +25,14 @@ def nav_pages(nav) -> list[tuple[str, str]]:
     return out
 
 
-def gather(nav, files) -> tuple[dict[str, str], list[cards.Card]]:
-    """Every nav page's title by its source path, and every recall card of those pages, in order; a CardError
-    for a bad card or two cards with one id."""
+def gather(nav, files, translations: dict[str, str]) -> tuple[dict[str, str], list[cards.Card]]:
+    """Every nav page's title by its source path (through ``translations``, the navigation's titles in the build's
+    language), and every recall card of those pages, in order; a CardError for a bad card or two cards with
+    one id."""
     titles: dict[str, str] = {}
     deck: list[cards.Card] = []
     for title, src in nav_pages(nav):
-        titles[src] = title
+        titles[src] = translations.get(title, title)
         file = files.get_file_from_path(src)
         if file is None:
             continue

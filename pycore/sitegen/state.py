@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import Token
 from dataclasses import dataclass, field
 
 from mkdocs.exceptions import PluginError
 
+from .. import i18n
 from ..cache import CACHE, write_whole
 from . import glossary, pack, stdlib
 from .cards import Card
@@ -18,16 +20,40 @@ GLOSSARY = "glossary.yml"
 """The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
 
 
+def language(config) -> str:
+    """The language this build writes: mkdocs-static-i18n builds the default language, then each other one with
+    the same configuration and hooks, under ``<lang>/``."""
+    plugin = config["plugins"].get("i18n")
+    return (plugin.current_language or plugin.default_language) if plugin else i18n.DEFAULT
+
+
+def prefix(lang: str) -> str:
+    """Where a language's files go under the site root: nowhere for the default, ``zh/`` for Chinese."""
+    return "" if lang == i18n.DEFAULT else f"{lang}/"
+
+
+def source(file) -> str:
+    """A page's source path without its language suffix (``step-4.zh.md`` is ``step-4.md``): the name the
+    glossary, the claims and the cards know it by in every language."""
+    return getattr(file, "norm_src_uri", None) or file.src_uri
+
+
 @dataclass
 class Build:
     """What one build knows: set in on_config and on_files, filled page by page, read by the later events."""
 
     site_url: str | None
     """The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
+    lang: str
+    """The language of this build's pages (``language``)."""
     terms: Glossary
     packing: Future[pack.Runtime] | None = None
     """The compiled core and library (pack.Runtime), traced under Node in a thread while the pages' Markdown
     is rendered: on a first build the two overlap."""
+    language: Token[str] | None = None
+    """What switched ``pycore.i18n`` to this build's language, to switch it back when the build ends."""
+    theme_files: dict[str, str] = field(default_factory=dict)
+    """The theme's files of every language (sitemap.xml, 404.html) by their path in the site."""
     deck: list[Card] = field(default_factory=list)
     """Every recall card of the article, in the nav's order."""
     titles: dict[str, str] = field(default_factory=dict)
