@@ -44,9 +44,10 @@ def archive_name(path: Path) -> str:
 
 
 def runtime_files() -> list[Path]:
-    """Every module the browser needs, in archive order: pycore without this site-generation glue and the numpy
-    experiments, and the packages of ``PACKAGES``."""
-    core = [p for p in CORE.rglob("*.py") if not any(p.is_relative_to(d) for d in BUILD_ONLY)]
+    """Every file the browser needs, in archive order: pycore's modules and language catalogs without this
+    site-generation glue and the numpy experiments, and the packages of ``PACKAGES``."""
+    core = [p for pattern in ("*.py", "*.po") for p in CORE.rglob(pattern)
+            if not any(p.is_relative_to(d) for d in BUILD_ONLY)]
     packaged = [p for name, left_out in PACKAGES.items() for p in package_root(name).rglob("*.py")
                 if p.name not in left_out]
     return sorted(core + packaged, key=archive_name)

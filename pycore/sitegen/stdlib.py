@@ -46,6 +46,7 @@ def ask(request):
 for figure_id in map(lambda m: m.replace("_", "-"), figures.MODULES):
     module = figures.get(figure_id)
     sample = {s.name: s.example() for s in module.PARAMS}
+    ask({"op": "render", "figure": figure_id, "params": {}, "slice_ms": 5, "lang": "zh"})
     for params in ({}, sample):
         answer = ask({"op": "render", "figure": figure_id, "params": params, "slice_ms": 5})
         if answer.get("busy"):
@@ -102,18 +103,21 @@ def lean(code):
 
 
 def archive(path, entries):
+    # Modules as compiled code (name + "c"), other files (the catalogs) as they are.
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
         for name, code in entries:
-            info = zipfile.ZipInfo(name + "c", date_time=(2020, 1, 1, 0, 0, 0))
+            is_code = isinstance(code, types.CodeType)
+            info = zipfile.ZipInfo(name + "c" if is_code else name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False))
+            out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False) if is_code else code)
 
 
 stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
 members = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
 archive("/tmp/stdlib.zip", [(n, lean(compile(stock.read(n), ROOT + n, "exec", dont_inherit=True, optimize=2)))
                             for n in members])
-archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2)))
+archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2))
+                           if n.endswith(".py") else pathlib.Path(n).read_bytes())
                           for n in CORE_FILES])  # set by the Python side: the archive's files, in its order
 """
 
@@ -146,7 +150,7 @@ class TraceError(RuntimeError):
 def named_modules() -> list[str]:
     """Every absolute module name an ``import`` in the runtime files names, wherever it sits."""
     names: set[str] = set()
-    for path in runtime_files():
+    for path in (p for p in runtime_files() if p.suffix == ".py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
