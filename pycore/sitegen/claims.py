@@ -64,6 +64,8 @@ def registry() -> dict[str, Callable[[], str]]:
     out["reproduce.rows"] = lambda: f"{reproduce_table.ROWS:,}"
     out["reproduce.saturated.none.64.z-figure"] = lambda: fmt(abs(_figure_z(64)), 1)
     out["train-grid.seeds"] = lambda: str(len(train_runs.grid().seeds))
+    out["train-grid.saturated.sgd.64.sqrt"] = lambda: train_runs.percent(
+        float(np.median(train_runs.grid().at("sgd", 64, "sqrt").saturated)))
     out["train-grid.grad.sgd.64.none-smaller.percent"] = lambda: _percent(float(np.mean(
         np.array(train_runs.grid().at("sgd", 64, "none").grad_q) < np.array(train_runs.grid().at("sgd", 64, "sqrt").grad_q))))
     out["train.loss.even"] = lambda: fmt(train_runs.even_loss(), 3)

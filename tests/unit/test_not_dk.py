@@ -148,3 +148,24 @@ def test_the_nudge_panels_readouts_are_numpys_medians_within_the_figures_samplin
         moved = np.abs(softmax(nudged / c) - softmax(raw / c)).sum(axis=1)
         spread = np.std([np.median(rng.choice(moved, state.rows)) for _ in range(400)])
         assert abs(float(readouts[f"moved-{divisor}"]) - np.median(moved)) < 4 * spread
+
+
+def test_a_small_nudge_says_what_step_6s_aside_says():
+    """The gradient of the same nudge, 2 p_max (1 − p_max) √d_k / c per unit nudged: the unscaled median is about 3
+    times ÷√d_k's at d_k = 64, and falls below it between d_k = 128 and 256 (numpy, 20,000 full-vector rows each)."""
+    text = " ".join((ROOT / "site_src" / "step-6.md").read_text(encoding="utf-8").split())
+    assert "rows' median is about 3 times \\(\\div\\sqrt{d_k}\\)'s at \\(d_k = 64\\)" in text
+    assert "falls below it only from \\(d_k\\) between 128 and 256" in text
+    rng = np.random.default_rng(16)
+
+    def ratio(dk):
+        q = rng.standard_normal((20_000, dk))
+        raw = np.concatenate([np.einsum("rd,rnd->rn", q[i:i + 2000], rng.standard_normal((2000, 16, dk)))
+                              for i in range(0, len(q), 2000)])
+        gain = []
+        for c in (1.0, math.sqrt(dk)):
+            top = softmax(raw / c).max(axis=1)
+            gain.append(np.median(2 * top * (1 - top) * math.sqrt(dk) / c))
+        return gain[0] / gain[1]
+
+    assert round(ratio(64)) == 3 and ratio(128) > 1 > ratio(256)

@@ -6,7 +6,7 @@ from tests.conftest import ROOT
 
 PAGE = (ROOT / "site_src" / "references.md").read_text(encoding="utf-8")
 ENTRIES = re.findall(r"\n\n((?:(?!\n\n).)+?)\n\{: #([\w-]+) \}", PAGE, re.S)
-VENUE = re.compile(r"NeurIPS \d{4}|ICML \d{4}|ICLR \d{4}|EMNLP \d{4}|Findings of EMNLP|AISTATS \d{4}|CVPR \d{4}|KDD \d{4}|Neurocomputing|JMLR|Springer|"
+VENUE = re.compile(r"NeurIPS \d{4}|ICML \d{4}|ICLR \d{4}|EMNLP \d{4}|Findings of EMNLP|AISTATS \d{4}|CVPR \d{4}|KDD \d{4}|ACL \d{4}|Neurocomputing|JMLR|Springer|"
                    r"arXiv preprint|Technical report|documentation|Unpublished")
 
 
