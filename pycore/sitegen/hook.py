@@ -53,18 +53,18 @@ def on_config(config):
     """Note the published address, if any, and the language; load the glossary in it and append its tooltips to
     every page; start packing the core and tracing the standard library, once for all languages: pages name
     both in their preload hints."""
-    lang = state.language(config)
+    lang, folder = state.language(config)
     try:
         terms = glossary.load(Path(config["docs_dir"]) / state.GLOSSARY, lang)
     except (OSError, glossary.GlossaryError) as err:
         raise PluginError(f"the glossary cannot be read: {err}") from None
     # Markdown's abbreviations match whole words, which Chinese does not separate: page_html places those tooltips.
-    config["mdx_configs"]["pymdownx.snippets"] = state.abbreviations(terms) if lang == i18n.DEFAULT else {}
-    if lang == i18n.DEFAULT:  # a new build of the site (mkdocs serve builds it again on every change)
+    config["mdx_configs"]["pymdownx.snippets"] = state.abbreviations(terms) if lang in page_html.SPACED else {}
+    if not state.nested(config):  # a new build of the site (mkdocs serve builds it again on every change)
         while _builds:  # what a failed build left
             i18n.back(_builds.pop().language)
     packing = _builds[0].packing if _builds else state.start_packing()
-    _builds.append(state.Build(config["site_url"] or None, lang, terms, packing, i18n.switch(lang)))
+    _builds.append(state.Build(config["site_url"] or None, lang, folder, terms, packing, i18n.switch(lang)))
     return config
 
 
@@ -72,7 +72,7 @@ def on_env(env, config, files):
     """The theme's templates (the 404 page) say their words through the catalog too, and know their language's
     folder."""
     env.globals["_"] = i18n._
-    env.globals["language_folder"] = state.prefix(_builds[-1].lang)
+    env.globals["language_folder"] = _builds[-1].folder
     return env
 
 
@@ -86,10 +86,10 @@ def on_files(files, config):
         build.titles, build.deck = site_files.gather(config["nav"], files, languages.nav_titles(config, build.lang))
     except (cards.CardError, languages.LanguageError) as err:
         raise PluginError(str(err)) from None
-    pages = (config["site_url"] or "") + state.prefix(build.lang)
+    pages = (config["site_url"] or "") + build.folder
     for path, content in site_files.generated(build.deck, pages).items():
         file = File.generated(config, languages.translated(path, build.lang), content=content)
-        file.dest_uri = state.prefix(build.lang) + path  # as the i18n plugin places a language's files
+        file.dest_uri = build.folder + path  # as the i18n plugin places a language's files
         files.append(file)
     return files
 
@@ -124,13 +124,13 @@ def on_post_page(output, page, config):
     language's pages take its own folder as their base, so that Material reads its search index and sitemap."""
     root = page_markdown.site_root(page.url)
     output = page_html.download_hints(output, root, _builds[-1].runtime)
-    return languages.own_base(output, state.prefix(_builds[-1].lang))
+    return languages.own_base(output, _builds[-1].folder)
 
 
 def on_post_template(output_content, template_name, config):
     """Keep each language's theme files (the sitemap, the 404 page): every build writes them at the site root,
     so the default language's build, which ends last, puts each where it belongs."""
-    _builds[0].theme_files[state.prefix(_builds[-1].lang) + template_name] = output_content
+    _builds[0].theme_files[_builds[-1].folder + template_name] = output_content
     return output_content
 
 
@@ -144,14 +144,14 @@ def on_post_build(config):
     service worker, which would keep showing the pages as they were."""
     build = _builds[-1]
     site, packed = Path(config["site_dir"]), build.runtime()
-    where = state.prefix(build.lang)
+    where = build.folder
     embed.write_pages(site, where, build.site_url, config["site_name"],
                       packed.preload_links(page_markdown.site_root(f"{where}embed/x/")))
     embed.write_card_pages(site, where, {src: html for src, html in build.card_html.items() if html},
                            build.titles, packed.preload_links(page_markdown.site_root(f"{where}embed/cards/x/")))
     _builds.pop()
     i18n.back(build.language)
-    if build.lang != i18n.DEFAULT:
+    if _builds:  # another language's build, inside the default language's
         return
     pack.write_runtime(site, packed)
     languages.write_theme_files(site, build.theme_files)

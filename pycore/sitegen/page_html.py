@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable
 from html import escape
 
-from .. import i18n
 from . import glossary, math, pack
 from .page_markdown import placeholder
 from .state import Build
@@ -21,7 +20,7 @@ class PageError(ValueError):
 def finish(html: str, src: str, figures: list[str], build: Build) -> str:
     """The page's HTML with each placeholder replaced by its figure, checked, its tooltips thinned and its
     math typeset; a PageError says what is wrong."""
-    if build.lang != i18n.DEFAULT:
+    if build.lang not in SPACED:
         html = abbreviate(html, {word: t.definition for t in build.terms.terms for word in t.abbr})
     for i, figure in enumerate(figures):
         token = placeholder(i)
@@ -46,6 +45,8 @@ def finish(html: str, src: str, figures: list[str], build: Build) -> str:
         raise PageError(str(err)) from None
 
 
+SPACED = ("en",)
+"""Languages that put spaces between words: there Markdown's abbreviations find the glossary's words."""
 PROTECTED = ("code", "pre", "a", "abbr", "script", "style", "svg", "math", "button", "label", "summary")
 """Elements whose text gets no tooltip: code and links as in Markdown's abbreviations, and controls."""
 TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>|<!--.*?-->", re.S)

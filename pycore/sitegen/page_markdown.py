@@ -11,7 +11,7 @@ import re
 from . import cards, claims, live_spans, markers
 from .parts import PARTS
 from .render import ENV, render_marker, render_predict, render_row_menu, state_json
-from .state import Build, prefix
+from .state import Build
 
 STEP = re.compile(r"step-(\d)\.md")
 
@@ -56,7 +56,7 @@ def fill(markdown: str, src: str, root: str, build: Build) -> tuple[str, list[st
         row = next((panels for start, end, panels in rows if start <= match.start() < end), None)
         if row is not None:
             row.append(anchor)
-        figures.append(render_marker(marker, anchor=anchor, embed_root=root + prefix(build.lang) + "embed/",
+        figures.append(render_marker(marker, anchor=anchor, embed_root=root + build.folder + "embed/",
                                    menu=row is None))
         placed[anchor] = (marker.figure, state_json(marker))
         starts[anchor] = match.start()

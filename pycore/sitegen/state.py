@@ -20,16 +20,21 @@ GLOSSARY = "glossary.yml"
 """The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
 
 
-def language(config) -> str:
-    """The language this build writes: mkdocs-static-i18n builds the default language, then each other one with
-    the same configuration and hooks, under ``<lang>/``."""
+def language(config) -> tuple[str, str]:
+    """The language this build writes and the folder its files go in: mkdocs-static-i18n builds its default
+    language at the site root, then each other one with the same configuration and hooks under ``<lang>/``."""
     plugin = config["plugins"].get("i18n")
-    return (plugin.current_language or plugin.default_language) if plugin else i18n.DEFAULT
+    if plugin is None:
+        return i18n.DEFAULT, ""
+    lang = plugin.current_language or plugin.default_language
+    return lang, "" if lang == plugin.default_language else f"{lang}/"
 
 
-def prefix(lang: str) -> str:
-    """Where a language's files go under the site root: nowhere for the default, ``zh/`` for Chinese."""
-    return "" if lang == i18n.DEFAULT else f"{lang}/"
+def nested(config) -> bool:
+    """Whether this build runs inside another: the i18n plugin builds every other language from its own
+    ``on_post_build``."""
+    plugin = config["plugins"].get("i18n")
+    return bool(plugin and plugin.building)
 
 
 def source(file) -> str:
@@ -46,6 +51,8 @@ class Build:
     """The address the site is published at (``SITE_URL``), or None: then no file holds an absolute address."""
     lang: str
     """The language of this build's pages (``language``)."""
+    folder: str
+    """Where its files go under the site root: "" for the default language, ``zh/`` for Chinese."""
     terms: Glossary
     packing: Future[pack.Runtime] | None = None
     """The compiled core and library (pack.Runtime), traced under Node in a thread while the pages' Markdown

@@ -394,10 +394,10 @@ def test_long_rows_main_path_reads_the_figure_and_the_figure_agrees_with_the_tab
     from pycore import long_rows as core
 
     text = page("long-rows.md")
-    assert ('in the figure\'s rows the median largest weight falls from <span data-claim="figure.length.sqrt.16"></span> '
+    assert ('In the figure the median largest weight falls from <span data-claim="figure.length.sqrt.16"></span> '
             'with sixteen keys to <span data-claim="figure.length.sqrt.1024"></span> with 1,024') in text
     assert 'the largest weight is about <span data-claim="figure.length.sqrt.1024.times-n"></span> times that' in text
-    assert ('from 128 keys on, the median largest weight of the figure\'s rows stays between '
+    assert ('from 128 keys on, the figure\'s median largest weight stays between '
             '<span data-claim="figure.length.log-n.low"></span> and <span data-claim="figure.length.log-n.high"></span>'
             in text)
     drawn = length_figure_medians()
