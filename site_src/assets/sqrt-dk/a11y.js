@@ -1,6 +1,15 @@
-// Two accessibility fixes to Material's own markup, applied after every page swap: the search
-// dialog gets a name, and a scrolling table wrapper can be reached and scrolled by keyboard.
+// Accessibility fixes to Material's own markup, applied after every page swap: the search dialog gets a
+// name, a scrolling table wrapper can be reached and scrolled by keyboard, and so can a display formula
+// while it is wider than the column (Material scrolls it, div.arithmatex { overflow: auto }; it takes
+// focus only then, as Material's own code blocks do, so a formula that fits is no extra Tab stop).
 (function () {
+  const formulas = new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      const block = entry.target.closest("div.arithmatex");
+      if (block.scrollWidth > block.clientWidth) block.setAttribute("tabindex", "0");
+      else block.removeAttribute("tabindex");
+    });
+  });
   function fix() {
     document.querySelectorAll(".md-search[role='dialog']:not([aria-label])").forEach(function (dialog) {
       dialog.setAttribute("aria-label", "Search");
@@ -9,6 +18,12 @@
       wrap.setAttribute("tabindex", "0");
       wrap.setAttribute("role", "region");
       wrap.setAttribute("aria-label", "Table, scrolls sideways");
+    });
+    // The block's width follows the column's, its formula's follows the font: either can make it scroll.
+    formulas.disconnect();
+    document.querySelectorAll("div.arithmatex").forEach(function (block) {
+      formulas.observe(block);
+      if (block.firstElementChild) formulas.observe(block.firstElementChild);
     });
   }
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(fix);
