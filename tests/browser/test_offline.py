@@ -84,26 +84,32 @@ def operate(page, figure):
     page.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[figure.element_handle(), before], timeout=10_000)
 
 
-# The notice's box, the header's, and every figure's control and action boxes that it overlaps.
+# What the notice's box overlaps: the header's title, and what shows of the rest of the header, the article and the
+# navigation (their tags; a phone's closed drawer and search are there, transparent); and whether it lies wholly below
+# the header's bottom edge on the page.
 COVERED = """() => { const box = (e) => e.getBoundingClientRect();
   const n = box(document.querySelector('.sq-offline')), h = box(document.querySelector('.md-header'));
-  const over = (r) => r.width > 0 && Math.min(n.right, r.right) > Math.max(n.left, r.left)
+  const over = (r) => r.width > 0 && r.height > 0 && Math.min(n.right, r.right) > Math.max(n.left, r.left)
     && Math.min(n.bottom, r.bottom) > Math.max(n.top, r.top);
-  const covered = [...document.querySelectorAll('article *')].filter((e) => over(box(e))).map((e) => e.tagName);
-  return {inHeader: n.top >= h.top && n.bottom <= h.bottom && n.left >= h.left && n.right <= h.right, covered}; }"""
+  const covered = (selector) => [...document.querySelectorAll(selector)]
+    .filter((e) => e.checkVisibility({opacityProperty: true, visibilityProperty: true}) && over(box(e)))
+    .map((e) => e.tagName);
+  return {title: over(box(document.querySelector('.md-header__title'))), header: covered('.md-header *'),
+          article: covered('article *'), nav: covered('.md-nav__link'), below: n.top + scrollY >= h.bottom}; }"""
+NOTHING = {"title": False, "header": [], "article": [], "nav": [], "below": True}
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_offline_notice_never_covers_the_article(contexts, site, width):
-    """It sits over the header's title, not over the first figure's controls as it did at 390 px."""
+def test_the_offline_notice_covers_neither_the_header_title_nor_the_article(contexts, site, width):
+    """It sits in the empty band between the header and the page's first line, and scrolls away with the page: not
+    over the header's title, as it was at 1,280 px, nor over the first figure's controls, as it was at 390 px."""
     context = contexts(viewport={"width": width, "height": 844})
     page = context.new_page()
     page.goto(site.url + "/")
     kept_offline(page)
-    where = page.evaluate(COVERED)
-    assert where == {"inHeader": True, "covered": []}
+    assert page.evaluate(COVERED) == NOTHING
     page.evaluate("() => document.querySelector('[data-figure] .sq-figure__controls').scrollIntoView()")
-    assert page.evaluate(COVERED)["inHeader"], "scrolled, it stays inside the header, which covers nothing of ours"
+    assert page.evaluate(COVERED) == NOTHING, "scrolled, it has gone up with the page, under the header"
     assert page.evaluate(THROUGH_ITS_ANIMATION) == {"opaque": True, "whole": True, "gone": True}
 
 

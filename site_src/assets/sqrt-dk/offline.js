@@ -11,15 +11,16 @@ const UPDATE = "A new version is ready; it loads on your next visit.";
 const said = new Set();
 
 // A small status line that fades after a few seconds, each text once per page; inside a host's
-// frame the figure stays alone. It sits over the header's title, never over the article (a page
-// without Material's header, such as an embed page opened alone, gets it at its end).
+// frame the figure stays alone. figures.css places it where it covers nothing: under Material's
+// header, above the page's first line (a page without that header, such as an embed page opened
+// alone, gets it at its end).
 function say(text) {
   if (window.top !== window || said.has(text)) return;
   said.add(text);
   const note = document.createElement("p");
   note.className = "sq-offline";
   note.setAttribute("role", "status");
-  (document.querySelector(".md-header__title") || document.body).append(note);
+  document.body.append(note);
   setTimeout(() => {
     note.textContent = text; // a live region is read when its text changes, not when it appears
     setTimeout(() => note.remove(), SHOWN_MS);
