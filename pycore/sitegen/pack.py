@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .. import i18n
 from . import mathfont
 from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
 
@@ -52,19 +53,25 @@ def runtime_files() -> list[Path]:
     return sorted(core + packaged, key=archive_name)
 
 
+def catalog_files() -> list[Path]:
+    """The catalogs of the languages beside English, which the core reads in the browser too (``i18n.catalog``,
+    when a request asks for one): shipped in the core's archive after its modules, as they are."""
+    return [i18n.catalog_path(lang) for lang in i18n.LANGUAGES[1:]]
+
+
 @lru_cache(maxsize=None)
 def core_sources() -> bytes:
-    """Every file the browser runs (``runtime_files``), named and read once per process: the part of a
-    view's key in the cache that changes whenever the code that draws it does."""
-    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files())
+    """Every file the browser runs or reads (``runtime_files``, ``catalog_files``), named and read once per
+    process: the part of a view's key in the cache that changes whenever the code or the words that draw it do."""
+    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files() + catalog_files())
 
 
 def core_archive() -> tuple[str, bytes]:
-    """The core's sources as a reproducible zip (fixed timestamps, sorted entries) and its name with a content
-    hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
+    """The core's sources and catalogs as a reproducible zip (fixed timestamps, entries in archive order) and its
+    name with a content hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in runtime_files():
+        for path in runtime_files() + catalog_files():
             info = zipfile.ZipInfo(archive_name(path), date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, path.read_bytes())

@@ -17,7 +17,7 @@ from pycore import figures
 from pycore.experiments import lr_sweep, reproduce_table, train_chart, train_runs, train_statements
 from pycore.figures import saturation
 from pycore.params import from_json
-from pycore.sitegen.pack import archive_name, runtime_files
+from pycore.sitegen.pack import archive_name, catalog_files, runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 from tests.unit.test_predict import BODY
 
@@ -132,7 +132,7 @@ def test_the_standard_library_is_trimmed_and_compiled(site_dir):
 
 def test_the_core_is_shipped_compiled_module_for_module(site_dir):
     members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / shipped_archives(site_dir)["CORE"]).namelist()
-    assert members == [archive_name(p) + "c" for p in runtime_files()]
+    assert members == [archive_name(p) + "c" for p in runtime_files()] + [archive_name(p) for p in catalog_files()]
 
 
 def test_figure_pages_preload_python_and_prefetch_its_wasm_and_other_pages_do_neither(site_dir):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycore.sitegen.pack import PACKAGES, archive_name, runtime_files
+from pycore.sitegen.pack import PACKAGES, archive_name, catalog_files, runtime_files
 from pycore.sitegen.paths import ROOT
 
 ALLOWED = {"pycore", "fsrs"}
@@ -48,7 +48,8 @@ def test_archive_holds_exactly_the_runtime_files():
 
     name, data = core_archive()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert names == [archive_name(p) for p in runtime_files()]
+    assert names == [archive_name(p) for p in runtime_files() + catalog_files()]
+    assert "pycore/locale/zh/LC_MESSAGES/messages.po" in names, "the core reads the catalogs in the browser too"
     assert name == core_archive()[0], "the archive is not reproducible"
     assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"
     assert not any(Path(n).parts[:2] == ("pycore", "experiments") for n in names), "numpy experiments never ship"
