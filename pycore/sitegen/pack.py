@@ -1,5 +1,6 @@
 """What the browser runs: the core and a trimmed standard library as content-hashed zips, the module
-that names them, Pyodide's own files, the math font, and the preload hints of figure pages."""
+that names them, the page scripts' messages in each language, Pyodide's own files, the math font, and the
+preload hints of figure pages."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import i18n
-from . import mathfont
+from . import catalogs, mathfont
 from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
 
 VENDOR = {"pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")}
@@ -101,6 +102,8 @@ ASSETS = "assets/sqrt-dk/"
 """Where the site's own scripts and the two archives live, relative to the site root."""
 FILES_MODULE = "runtime-files.js"
 """The generated module that tells runtime.js the archives' names and the lock file."""
+MESSAGES_MODULE = "messages.js"
+"""The generated module that gives i18n.js the page scripts' messages in each language (``catalogs.scripts_module``)."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +149,8 @@ def files_module(runtime: Runtime) -> str:
 
 
 def write_runtime(site_dir: Path, runtime: Runtime) -> None:
-    """Write both archives and the module naming them, removing older archives, the math font, and copy the
-    vendor files."""
+    """Write both archives and the module naming them, removing older archives, the page scripts' messages, the
+    math font, and copy the vendor files."""
     assets = site_dir / ASSETS
     assets.mkdir(parents=True, exist_ok=True)
     for old in [*assets.glob("core-*.zip"), *assets.glob("python_stdlib-*.zip")]:
@@ -155,5 +158,6 @@ def write_runtime(site_dir: Path, runtime: Runtime) -> None:
     for name, data in (runtime.core, runtime.stdlib):
         (assets / name).write_bytes(data)
     (assets / FILES_MODULE).write_text(files_module(runtime), encoding="utf-8")
+    (assets / MESSAGES_MODULE).write_text(catalogs.scripts_module(), encoding="utf-8")
     mathfont.write(assets)
     copy_vendor(site_dir)

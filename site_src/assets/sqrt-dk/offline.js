@@ -2,11 +2,12 @@
 // Offline after the first visit: registers the service worker (sw.js at the site root) once the
 // page has what it came for, and says discreetly when the whole site is kept offline, or when a
 // new version waits for the next visit. Where service workers are unavailable, nothing happens.
+import { t } from "./i18n.js";
 
 const ROOT = new URL("../../", import.meta.url); // this file is assets/sqrt-dk/offline.js
 const SHOWN_MS = 8000;
-const OFFLINE = "Available offline: this site now works without a network.";
-const UPDATE = "A new version is ready; it loads on your next visit.";
+const OFFLINE = () => t("Available offline: this site now works without a network.");
+const UPDATE = () => t("A new version is ready; it loads on your next visit.");
 
 const said = new Set();
 
@@ -33,7 +34,7 @@ function watch(registration) {
   if (!worker) return;
   const update = Boolean(registration.active);
   const check = () => {
-    if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE : OFFLINE);
+    if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE() : OFFLINE());
   };
   worker.addEventListener("statechange", check);
   check();
@@ -56,7 +57,7 @@ async function register() {
   if (!registration) return; // automation that blocks service workers answers with nothing
   registration.addEventListener("updatefound", () => watch(registration));
   watch(registration);
-  if (registration.waiting && registration.active) say(UPDATE);
+  if (registration.waiting && registration.active) say(UPDATE());
 }
 
 const loaded = () => new Promise((resolve) => {
