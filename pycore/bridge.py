@@ -34,6 +34,10 @@ kept, so a newer request that needs it does not start over.
 A figure request may also carry ``live``: the names its page's prose binds to the figure (``pycore/live.py``).
 The answer then has ``live``, the words for each name in the state it draws (the ``drawn`` one while busy),
 and while busy ``live_partial``, the names whose words are not yet the asked state's.
+
+Any request may carry ``lang``, the page's language (``pycore/i18n.py``): every word of the answer, messages
+included, is in it. Absent or null, it is English; a value that is not one of the site's languages is answered in
+English with an ``error`` that says so, before any other, as a bad parameter is answered with the default figure.
 """
 
 from __future__ import annotations
@@ -44,9 +48,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import figures, live, notebook, params, predict, review, train
+from . import figures, i18n, live, notebook, params, predict, review, train
 from .figures import _common
-from .params import KINDS, Param, ParamError, from_json, kind
+from .i18n import N_, _
+from .params import KINDS, Param, ParamError, described, from_json, kind
 from .pool import ScorePool
 from .sampling import digest
 
@@ -103,7 +108,7 @@ def render(figure_id: str, p: Mapping[str, str], slice_ms: float | None = None,
         return answer(module, module.parse(p), slice_ms, names)
     except ParamError as err:
         return {**answer(module, module.State(), slice_ms, names),
-                "error": f"{err}. Showing the default figure, not the settings in this link."}
+                "error": _("{problem}. Showing the default figure, not the settings in this link.").format(problem=err)}
 
 
 def p_fields(state: Any) -> set[str]:
@@ -153,10 +158,11 @@ def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = No
 def field(request: Mapping[str, Any], name: str, expected: type) -> Any:
     """``request[name]``, which must be there and be of the ``expected`` JSON kind."""
     if name not in request:
-        raise ParamError(f"the request needs {name}, {KINDS[expected]}")
+        raise ParamError(_("the request needs {name}, {kind}").format(name=name, kind=_(KINDS[expected])))
     value = request[name]
     if not isinstance(value, expected):
-        raise ParamError(f"{name} must be {KINDS[expected]}, got {kind(value)}")
+        raise ParamError(_("{name} must be {kind}, got {got}").format(name=name, kind=_(KINDS[expected]),
+                                                                      got=kind(value)))
     return value
 
 
@@ -164,14 +170,15 @@ def scalar(request: Mapping[str, Any], name: str) -> str:
     """``request[name]``, a number, text or list of numbers, as the text a Param spec reads."""
     value = request.get(name)
     if isinstance(value, bool) or not isinstance(value, (int, float, str, list)):
-        raise ParamError(f"{name} must be a number or text, got {'nothing' if name not in request else kind(value)}")
+        raise ParamError(_("{name} must be a number or text, got nothing").format(name=name) if name not in request
+                         else _("{name} must be a number or text, got {got}").format(name=name, got=kind(value)))
     return from_json({name: value})[name]
 
 
 def argument(request: Mapping[str, Any], spec: Param) -> Any:
     """A request's argument read through its Param spec, with the same bounds and messages as a figure's."""
     if spec.name not in request:
-        raise ParamError(f"the request needs {spec.name}: {spec.allowed()}")
+        raise ParamError(_("the request needs {name}: {allowed}").format(name=spec.name, allowed=spec.allowed()))
     return spec.read(scalar(request, spec.name))
 
 
@@ -185,7 +192,7 @@ def state_of(request: Mapping[str, Any]) -> dict[str, Any]:
     return field(request, "state", dict)
 
 
-SLICE = params.number("slice_ms", 50, 0, 10_000, "How long a figure may work before answering, in milliseconds.")
+SLICE = params.number("slice_ms", 50, 0, 10_000, N_("How long a figure may work before answering, in milliseconds."))
 
 
 def slice_of(request: Mapping[str, Any]) -> float | None:
@@ -200,13 +207,13 @@ BENCH_DK = 64
 _TRAIN = {spec.name: spec for spec in figures.get("train").PARAMS}
 BENCH = {
     "seed": _common.seed(),
-    "count": params.integer("count", 100_000, 1, 200_000, "How many normals the digest covers."),
-    "n": params.integer("n", 4000, 100, 4000, "Keys in the pool."),
-    "dk": params.integer("dk", BENCH_DK, 1, BENCH_DK, "Dimension of the query and key vectors."),
+    "count": params.integer("count", 100_000, 1, 200_000, N_("How many normals the digest covers.")),
+    "n": params.integer("n", 4000, 100, 4000, N_("Keys in the pool.")),
+    "dk": params.integer("dk", BENCH_DK, 1, BENCH_DK, N_("Dimension of the query and key vectors.")),
     "divisor": _common.divisor("sqrt"),
     "optimizer": _TRAIN["optimizer"],
     "lr": _TRAIN["lr"],
-    "steps": params.integer("steps", 20, 1, train.STEPS, "Training steps."),
+    "steps": params.integer("steps", 20, 1, train.STEPS, N_("Training steps.")),
 }
 """Every argument of the benchmark and test operations, as Param specs: the figures' own where they exist."""
 
@@ -250,7 +257,7 @@ def nullable_text(request: Mapping[str, Any], name: str) -> str | None:
     """``request[name]``: text, or null (or absent) for nothing stored."""
     value = request.get(name)
     if value is not None and not isinstance(value, str):
-        raise ParamError(f"{name} must be text or null, got {kind(value)}")
+        raise ParamError(_("{name} must be text or null, got {got}").format(name=name, got=kind(value)))
     return value
 
 
@@ -259,7 +266,7 @@ def review_history(request: Mapping[str, Any]) -> tuple[review.Review, ...]:
     try:
         return review.reviews_of(request.get("reviews"))
     except review.RecordError as err:
-        raise ParamError(f"reviews cannot be read: {err}") from None
+        raise ParamError(_("reviews cannot be read: {problem}").format(problem=err)) from None
 
 
 # --- Dispatch ---------------------------------------------------------------------------------------
@@ -268,7 +275,7 @@ def live_names(request: Mapping[str, Any]) -> list[str]:
     """The names a figure's page binds to it (``live``): a list of text, checked against the figure."""
     names = field(request, "live", list) if "live" in request else []
     if not all(isinstance(n, str) for n in names) or len(names) > 64:
-        raise ParamError("live must be a list of at most 64 names, each text")
+        raise ParamError(_("live must be a list of at most 64 names, each text"))
     module = figures.get(figure_of(request))
     for name in names:
         live.check(module, name)
@@ -298,7 +305,7 @@ def _notebook(request: Mapping[str, Any]) -> dict[str, Any]:
     figure_id = figure_of(request)
     url = field(request, "url", str) if "url" in request else ""
     if len(url) > 4096:
-        raise ParamError("url must be the figure's address, a string of at most 4096 characters")
+        raise ParamError(_("url must be the figure's address, a string of at most 4096 characters"))
     state = figures.get(figure_id).parse(from_json(state_of(request)))
     return {"notebook": notebook.dumps(notebook.figure_notebook(figure_id, state, url))}
 
@@ -331,22 +338,47 @@ def read(request_json: str) -> Mapping[str, Any]:
     try:
         request = json.loads(request_json)
     except (TypeError, ValueError, RecursionError) as err:
-        raise ParamError(f"the request is not JSON: {err}") from None
+        raise ParamError(_("the request is not JSON: {problem}").format(problem=err)) from None
     if not isinstance(request, dict):
-        raise ParamError(f"the request must be a JSON object, got {kind(request)}")
+        raise ParamError(_("the request must be a JSON object, got {got}").format(got=kind(request)))
     return request
 
 
+def language(request: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The language to answer in, from the request's ``lang`` (absent or null: English), and a message when it
+    is not one of the site's languages: the answer is then in English and says so, as a bad parameter's does."""
+    lang = request.get("lang")
+    if lang is None:
+        return i18n.DEFAULT, None
+    if isinstance(lang, str) and lang in i18n.LANGUAGES:
+        return lang, None
+    return i18n.DEFAULT, _("lang must be {languages}, got {got}; the answer is in English").format(
+        languages=" or ".join(i18n.LANGUAGES), got=described(lang))
+
+
+def dispatch(request: Mapping[str, Any]) -> dict[str, Any]:
+    """One request's answer, in the language it asks for."""
+    op = request.get("op")
+    if not isinstance(op, str) or op not in OPS:
+        raise ParamError(_("unknown op '{op}'; known ops: {ops}").format(op=params.shown(op), ops=", ".join(OPS)))
+    return OPS[op](request)
+
+
 def handle(request_json: str) -> str:
-    """Dispatch one request; a bad request is an ``error``, unexpected exceptions one that says ``internal error``."""
+    """Dispatch one request; a bad request is an ``error``, unexpected exceptions one that says ``internal error``.
+    A ``lang`` that is not a language of the site is answered in English, its message before any other."""
+    lang, wrong_lang = i18n.DEFAULT, None
     try:
         request = read(request_json)
-        op = request.get("op")
-        if not isinstance(op, str) or op not in OPS:
-            raise ParamError(f"unknown op '{params.shown(op)}'; known ops: {', '.join(OPS)}")
-        result = OPS[op](request)
+        lang, wrong_lang = language(request)
+        with i18n.using(lang):
+            result = dispatch(request)
     except ParamError as err:
         result = {"error": str(err), "failed": True}
     except Exception as err:  # one figure's bug must not take the page down
-        result = {"error": f"internal error: {type(err).__name__}: {err}", "failed": True}
+        with i18n.using(lang):
+            result = {"error": _("internal error: {kind}: {problem}").format(kind=type(err).__name__, problem=err),
+                      "failed": True}
+    if wrong_lang:
+        result["error"] = "; ".join(m for m in (wrong_lang, result.get("error")) if m)
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))

@@ -1,6 +1,8 @@
 """Declarations of a figure's controls; the build turns them into HTML form elements.
 
-Controls only name a state field (or an event); what a change means is decided in Python.
+Controls only name a state field (or an event); what a change means is decided in Python. A control keeps its
+label and its options' labels in English, as written (marked with ``N_`` where they are written);
+``shown_label()`` and ``shown_options()`` give them in the current language, for the page.
 """
 
 from __future__ import annotations
@@ -8,12 +10,30 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .i18n import N_, _
+
 LOG_STOPS_PER_DOUBLING = 8
 """A log slider moves by a factor 2^(1/8), about 9%, per step."""
+PRESETS = N_("{label}: presets")
+"""The label of a parameter's preset buttons, from the parameter's own label."""
+
+
+class Labelled:
+    """What every control shows a reader: its label, and its options' labels, in the current language."""
+
+    label: str
+
+    def shown_label(self) -> str:
+        """The label in the current language."""
+        return _(self.label)
+
+    def shown_options(self) -> tuple[tuple[str, str], ...]:
+        """(value, label) pairs, each label in the current language; the values stay as the page sends them."""
+        return tuple((value, _(text)) for value, text in getattr(self, "options", ()))
 
 
 @dataclass(frozen=True)
-class Range:
+class Range(Labelled):
     """A native range slider bound to the state field ``name``.
 
     With ``scale="log"`` the slider moves over positions 0 ... len(stops) − 1, each a value in ``stops``
@@ -64,7 +84,7 @@ class Range:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Labelled):
     """A group of radio buttons bound to the state field ``name``."""
 
     name: str
@@ -74,17 +94,30 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Presets:
-    """Buttons that each set the state field ``name`` to one value."""
+class Presets(Labelled):
+    """Buttons that each set the state field ``name`` to one value.
+
+    ``of`` is the label of the parameter they set, when ``label`` was made from it (``presets``): the label is
+    then shown by translating ``of`` and putting it in PRESETS, never by translating ``label`` itself."""
 
     name: str
     label: str
     options: tuple[tuple[str, str], ...]
     kind: str = "presets"
+    of: str = ""
+
+    def shown_label(self) -> str:
+        """The label in the current language."""
+        return _(PRESETS).format(label=_(self.of)) if self.of else _(self.label)
+
+
+def presets(name: str, of: str, options: tuple[tuple[str, str], ...]) -> Presets:
+    """The preset buttons of the parameter ``name`` whose control is labelled ``of``: labelled "``of``: presets"."""
+    return Presets(name, PRESETS.format(label=of), options, of=of)
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(Labelled):
     """A text field bound to the state field ``name``, sent when the reader presses Enter or leaves it."""
 
     name: str
@@ -93,7 +126,7 @@ class Text:
 
 
 @dataclass(frozen=True)
-class Button:
+class Button(Labelled):
     """A button that sends the event ``{"type": name}`` to the figure's update()."""
 
     name: str
@@ -102,7 +135,7 @@ class Button:
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(Labelled):
     """Play/stop for an animation that steps the range control ``name`` from lo to hi."""
 
     name: str

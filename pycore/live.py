@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import figures
+from .i18n import _
 from .params import ParamError
 
 
@@ -27,23 +28,27 @@ FORMATS: dict[str, Callable[[str], str]] = {"percent": _percent}
 
 
 def shown(module: Any, name: str, value: str) -> str:
-    """A field's value as its control labels it: a choice's label, any other field's text as it is."""
+    """A field's value as its control labels it: a choice's label (in the current language), any other field's
+    text as it is."""
     spec = next((p for p in module.PARAMS if p.name == name), None)
-    return dict(spec.options).get(value, value) if spec is not None and spec.kind == "choice" else value
+    labels = dict(spec.options) if spec is not None and spec.kind == "choice" else {}
+    return _(labels[value]) if value in labels else value
 
 
 def known(module: Any) -> list[str]:
     """Every name a page may bind to a figure of this module: its readouts, and its fields after an @."""
-    return [name for name, _ in module.READOUTS] + [f"@{name}" for name in figures.state_params(module.State())]
+    return [name for name, _label in module.READOUTS] + [f"@{name}" for name in figures.state_params(module.State())]
 
 
 def check(module: Any, name: str) -> None:
     """A ParamError naming what exists when ``name`` is not a readout, @field or a known format of one."""
-    base, _, form = name.partition("|")
+    base, _bar, form = name.partition("|")
     if base not in known(module):
-        raise ParamError(f"'{base}' is not a readout or @field of this figure; it has: {', '.join(known(module))}")
+        raise ParamError(_("'{name}' is not a readout or @field of this figure; it has: {known}").format(
+            name=base, known=", ".join(known(module))))
     if form and form not in FORMATS:
-        raise ParamError(f"unknown format '{form}' in '{name}'; the formats are: {', '.join(FORMATS)}")
+        raise ParamError(_("unknown format '{format}' in '{name}'; the formats are: {formats}").format(
+            format=form, name=name, formats=", ".join(FORMATS)))
 
 
 def texts(module: Any, state: Any, names: list[str], readouts: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -52,7 +57,7 @@ def texts(module: Any, state: Any, names: list[str], readouts: Mapping[str, str]
     values = figures.control_values(module, state)
     out = {}
     for name in names:
-        base, _, form = name.partition("|")
+        base, _bar, form = name.partition("|")
         text = shown(module, base[1:], values[base[1:]]) if base.startswith("@") else readouts[base]
         out[name] = FORMATS[form](text) if form else text
     return out

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import figures
+from .i18n import _
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -38,12 +39,16 @@ def state_text(params: Mapping[str, str]) -> str:
 
 
 def figure_notebook(figure_id: str, state: Any, url: str) -> dict[str, Any]:
-    """The notebook of one figure in one state; ``url`` links back to the figure on its page."""
+    """The notebook of one figure in one state; ``url`` links back to the figure on its page. Its Markdown is in
+    the current language, its code as Copy as Python gives it."""
     module = figures.get(figure_id)
     sections = module.snippet(state).sections
-    intro = (f"# {module.TITLE}\n\nThe numbers of the figure, recomputed with numpy for the state "
-             f"{state_text(figures.state_params(state))}.\n\n[Back to the figure on its page]({url})\n\n"
-             "Change the parameters in the second code cell and run all the cells again.")
+    intro = "\n\n".join([
+        f"# {_(module.TITLE)}",
+        _("The numbers of the figure, recomputed with numpy for the state {state}.").format(
+            state=state_text(figures.state_params(state))),
+        _("[Back to the figure on its page]({url})").format(url=url),
+        _("Change the parameters in the second code cell and run all the cells again.")])
     sources = [("markdown", intro), ("code", sections["header"]), ("code", sections["parameters"]),
                ("code", sections["helpers"]), ("code", sections["computation"]), ("code", sections["readouts"])]
     cells = [(markdown_cell if kind == "markdown" else code_cell)(text, i)

@@ -1,7 +1,9 @@
 """Figure parameters: declared once as specs, parsed from URL query strings, Markdown and data-state JSON.
 
 Every figure validates through these specs, so a bad value always produces the same kind of
-message, naming the parameter and what is allowed.
+message, naming the parameter and what is allowed. A spec's doc and label are written in English and marked with
+``N_`` where the figure declares them; ``shown_doc``, ``shown_label`` and ``allowed`` give them in the current
+language, and every message is in the current language.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
-from .controls import Choice, Control, Presets, Range, Text
+from .controls import Choice, Control, Range, Text, presets
+from .i18n import N_, _
 
 
 class ParamError(ValueError):
@@ -27,12 +30,20 @@ def shown(raw: str) -> str:
     return raw if len(raw) <= 40 else raw[:37] + "..."
 
 
-KINDS = {dict: "a JSON object", list: "a list", str: "text", bool: "true or false", type(None): "null"}
+KINDS = {dict: N_("a JSON object"), list: N_("a list"), str: N_("text"), bool: N_("true or false"),
+         type(None): N_("null")}
+"""What a JSON value of each type is, in words, in English: ``named`` gives them in the current language."""
+NUMBER = N_("a number")
+
+
+def named(t: type) -> str:
+    """What a JSON value of type ``t`` (a key of KINDS) is, in words, in the current language."""
+    return _(KINDS[t])
 
 
 def kind(value: Any) -> str:
-    """What a JSON value is, in words, for a message."""
-    return next((words for t, words in KINDS.items() if isinstance(value, t)), "a number")
+    """What a JSON value is, in words, in the current language, for a message."""
+    return _(next((words for t, words in KINDS.items() if isinstance(value, t)), NUMBER))
 
 
 def described(value: Any) -> str:
@@ -44,8 +55,10 @@ def check_known(params: Params, known: Sequence[str]) -> None:
     """Reject parameter names the figure does not have (a typo would be silently ignored)."""
     for name in params:
         if name not in known:
-            allowed = ", ".join(known) if known else "none"
-            raise ParamError(f"unknown parameter '{shown(name)}'; this figure takes: {allowed}")
+            if not known:
+                raise ParamError(_("unknown parameter '{name}'; this figure takes: none").format(name=shown(name)))
+            raise ParamError(_("unknown parameter '{name}'; this figure takes: {known}").format(
+                name=shown(name), known=", ".join(known)))
 
 
 @dataclass(frozen=True)
@@ -82,25 +95,41 @@ class Param:
     """linear or log: how a range control spaces its values (log: lo > 0; see ``controls.Range.stops``)."""
 
     def allowed(self) -> str:
-        """What the parameter accepts, in words (the teachers' table and every message use this)."""
+        """What the parameter accepts, in words, in the current language (the teachers' table and every message
+        use this)."""
         lo, hi = canonical(self.lo), canonical(self.hi)
         if self.kind == "int":
-            return f"a whole number from {lo} to {hi}"
+            return _("a whole number from {lo} to {hi}").format(lo=lo, hi=hi)
         if self.kind == "number":
-            return f"a number from {lo} to {hi}"
+            return _("a number from {lo} to {hi}").format(lo=lo, hi=hi)
         if self.kind == "choice":
-            return "one of " + ", ".join(v for v, _ in self.options)
+            return _("one of {values}").format(values=", ".join(value for value, label in self.options))
         if self.kind == "auto":
-            return f"auto or a number from {lo} to {hi}"
+            return _("auto or a number from {lo} to {hi}").format(lo=lo, hi=hi)
         a, b = self.length
-        return f"{a if a == b else f'{a} to {b}'} comma-separated numbers from {lo} to {hi}"
+        if a == b:
+            return _("{count} comma-separated numbers from {lo} to {hi}").format(count=a, lo=lo, hi=hi)
+        return _("{fewest} to {most} comma-separated numbers from {lo} to {hi}").format(fewest=a, most=b, lo=lo, hi=hi)
+
+    def shown_doc(self) -> str:
+        """The doc in the current language (the teachers' table and the machine-readable description show it)."""
+        return _(self.doc)
+
+    def shown_label(self) -> str:
+        """The control's label in the current language."""
+        return _(self.label)
+
+    def shown_options(self) -> tuple[tuple[str, str], ...]:
+        """A choice's (value, label) pairs, each label in the current language."""
+        return tuple((value, _(label)) for value, label in self.options)
 
     def read(self, raw: str) -> Any:
         """The value of ``raw``, or a ParamError naming the parameter and what it accepts."""
         text = str(raw).strip()
         value = _READERS[self.kind](self, text)
         if value is None:
-            raise ParamError(f"{self.name} must be {self.allowed()}, got '{shown(text)}'")
+            raise ParamError(_("{name} must be {allowed}, got '{value}'").format(
+                name=self.name, allowed=self.allowed(), value=shown(text)))
         return value
 
     def example(self) -> str:
@@ -108,7 +137,7 @@ class Param:
         if self.sample is not None:
             return self.sample
         if self.kind == "choice":
-            return next(v for v, _ in self.options if v != self.default)
+            return next(value for value, label in self.options if value != self.default)
         if self.kind == "vector":
             return ",".join(_scalar(self.lo + (self.hi - self.lo) * (i + 1) / (self.length[0] + 1))
                             for i in range(self.length[0]))
@@ -121,13 +150,13 @@ class Param:
         made: tuple[Control, ...] = ()
         if self.control == "range":
             made = (Range(self.name, self.label, self.lo, self.hi, self.step, scale=self.scale,
-                          marks=tuple(float(v) for v, _ in self.presets)),)
+                          marks=tuple(float(v) for v, label in self.presets)),)
         elif self.control == "choice":
             made = (Choice(self.name, self.label, self.options),)
         elif self.control == "text":
             made = (Text(self.name, self.label),)
         if self.presets:
-            made += (Presets(self.name, f"{self.label}: presets", self.presets),)
+            made += (presets(self.name, self.label, self.presets),)
         return made
 
 
@@ -148,7 +177,7 @@ def _read_number(spec: Param, text: str) -> float | None:
 
 
 def _read_choice(spec: Param, text: str) -> str | None:
-    return text if text in [v for v, _ in spec.options] else None
+    return text if text in [value for value, label in spec.options] else None
 
 
 def _read_vector(spec: Param, text: str) -> tuple[float, ...] | None:

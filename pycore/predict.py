@@ -15,6 +15,7 @@ from typing import Any
 
 from . import figures, stats
 from .figures import nudge, score_histogram, variance_tower
+from .i18n import _
 from .params import ParamError, from_json
 from .svg import fmt, sig
 from .vectors import dot
@@ -49,35 +50,41 @@ def right_angle(state: Any) -> tuple[str, str]:
     score = dot(state.q, state.k)
     size = math.hypot(*state.q) * math.hypot(*state.k)
     if abs(score) <= 1e-9 * max(size, 1.0):
-        return "zero", ("At a right angle the two products cancel exactly: "
-                        f"{fmt(state.q[0] * state.k[0], 2)} and {fmt(state.q[1] * state.k[1], 2)} add up to 0.")
-    sign = "positive" if score > 0 else "negative"
-    return sign, f"The arrows are not at a right angle, so the score is {sign}: {fmt(score, 2)}."
+        return "zero", _("At a right angle the two products cancel exactly: {first} and {second} add up to 0.").format(
+            first=fmt(state.q[0] * state.k[0], 2), second=fmt(state.q[1] * state.k[1], 2))
+    if score > 0:
+        return "positive", _("The arrows are not at a right angle, so the score is positive: {score}.").format(
+            score=fmt(score, 2))
+    return "negative", _("The arrows are not at a right angle, so the score is negative: {score}.").format(
+        score=fmt(score, 2))
 
 
 def longer_row(state: Any) -> tuple[str, str]:
     """Wider, same or narrower than the same scores at d_k = 16."""
     now, before = spread(state), spread(replace(state, dk=16))
-    return compare(now, before), (f"Each score now adds up {state.dk} products instead of 16, and more pieces "
-                                  f"spread further: their spread is {fmt(now, 1)}, against {fmt(before, 1)} at dₖ = 16.")
+    return compare(now, before), _("Each score now adds up {dk} products instead of 16, and more pieces spread "
+                                   "further: their spread is {now}, against {before} at dₖ = 16.").format(
+        dk=state.dk, now=fmt(now, 1), before=fmt(before, 1))
 
 
 def stack_height(state: Any) -> tuple[str, str]:
     """Which of 1, √d_k and d_k the measured variance of the score is nearest to (on a log scale)."""
-    _, total = variance_tower.measured(state)
+    _parts, total = variance_tower.measured(state)
     targets = {"one": 1.0, "root": math.sqrt(state.dk), "dk": float(state.dk)}
     right = min(targets, key=lambda name: abs(math.log(total / targets[name])))
-    return right, (f"Each of the {state.dk} bricks is about 1 high, and stacked they add up: the score's variance "
-                   f"is {fmt(total, 1)}, close to {fmt(targets[right], 1)}.")
+    return right, _("Each of the {dk} bricks is about 1 high, and stacked they add up: the score's variance is "
+                    "{total}, close to {target}.").format(dk=state.dk, total=fmt(total, 1),
+                                                          target=fmt(targets[right], 1))
 
 
 def stretched_nudge(state: Any) -> tuple[str, str]:
     """More, same or less total weight change than the same nudge at stretch 1."""
     now, gentle = nudge.weight_change(state), nudge.weight_change(replace(state, stretch=1.0))
     right = {"wider": "more", "same": "same", "narrower": "less"}[compare(now, gentle)]
-    return right, (f"Stretched by {fmt(state.stretch)}, the largest weight is already "
-                   f"{sig(max(nudge.weights(state)[0]))}, so the weights have almost nowhere to go: they move "
-                   f"{sig(now, 2)} in total, against {sig(gentle, 2)} at stretch 1.")
+    return right, _("Stretched by {stretch}, the largest weight is already {largest}, so the weights have almost "
+                    "nowhere to go: they move {now} in total, against {gentle} at stretch 1.").format(
+        stretch=fmt(state.stretch), largest=sig(max(nudge.weights(state)[0])), now=sig(now, 2),
+        gentle=sig(gentle, 2))
 
 
 def shrunk_nudge(state: Any) -> tuple[str, str]:
@@ -85,18 +92,19 @@ def shrunk_nudge(state: Any) -> tuple[str, str]:
     now, gentle = nudge.weight_change(state), nudge.weight_change(replace(state, stretch=1.0))
     right = {"wider": "more", "same": "same", "narrower": "less"}[compare(now, gentle)]
     n = len(state.scores)
-    return right, (f"Shrunk to {sig(state.stretch, 3)}, the scores are nearly equal: the largest weight is only "
-                   f"{sig(max(nudge.weights(state)[0]), 2)}, near an even 1/{n} = {sig(1 / n, 2)}, and the nudge "
-                   f"is shrunk with them, so the weights move {sig(now, 2)} in total, against {sig(gentle, 2)} at "
-                   "stretch 1.")
+    return right, _("Shrunk to {stretch}, the scores are nearly equal: the largest weight is only {largest}, near "
+                    "an even 1/{n} = {even}, and the nudge is shrunk with them, so the weights move {now} in total, "
+                    "against {gentle} at stretch 1.").format(
+        stretch=sig(state.stretch, 3), largest=sig(max(nudge.weights(state)[0]), 2), n=n, even=sig(1 / n, 2),
+        now=sig(now, 2), gentle=sig(gentle, 2))
 
 
 def divide_by_dk(state: Any) -> tuple[str, str]:
     """Wider, same or narrower than the same scores divided by √d_k."""
     now, root = spread(state), spread(replace(state, divisor="sqrt"))
-    return compare(now, root), (f"Dividing by dₖ = {state.dk} instead of by √dₖ = {fmt(math.sqrt(state.dk))} "
-                                f"shrinks every score {fmt(math.sqrt(state.dk))} times more: their spread is "
-                                f"{fmt(now, 3)}, against {fmt(root, 2)} with ÷√dₖ.")
+    return compare(now, root), _("Dividing by dₖ = {dk} instead of by √dₖ = {root_dk} shrinks every score "
+                                 "{root_dk} times more: their spread is {now}, against {root} with ÷√dₖ.").format(
+        dk=state.dk, root_dk=fmt(math.sqrt(state.dk)), now=fmt(now, 3), root=fmt(root, 2))
 
 
 PROMPTS: dict[str, Prompt] = {
@@ -114,7 +122,8 @@ def get(prompt_id: str) -> Prompt:
     try:
         return PROMPTS[prompt_id]
     except KeyError:
-        raise ParamError(f"unknown prediction '{prompt_id}'; known: {', '.join(PROMPTS)}") from None
+        raise ParamError(_("unknown prediction '{prompt}'; known: {known}").format(
+            prompt=prompt_id, known=", ".join(PROMPTS))) from None
 
 
 def shown_state(prompt_id: str, start: Mapping[str, Any], show: Mapping[str, str]) -> Any:

@@ -28,6 +28,7 @@ from typing import Any
 
 import fsrs
 
+from .i18n import N_, _
 from .params import ParamError, described, shown
 
 VERSION = 1
@@ -73,18 +74,22 @@ class Review:
 
 def moment(text: Any, name: str = "now") -> datetime:
     """A time in ISO 8601 with its zone (the page sends UTC, ``2026-12-01T09:30:00.000Z``), as a UTC
-    datetime in whole milliseconds, the precision of a browser's clock and of every time this module writes."""
-    form = f"{name} must be a time such as {EXAMPLE_TIME}"
+    datetime in whole milliseconds, the precision of a browser's clock and of every time this module writes.
+    ``name`` is what a message calls it: a request's field by its name, or words already translated."""
     if not isinstance(text, str) or len(text) > 40:
-        raise ParamError(f"{form}, got {described(text)}")
+        raise ParamError(_("{name} must be a time such as {example}, got {got}").format(
+            name=name, example=EXAMPLE_TIME, got=described(text)))
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        raise ParamError(f"{form}, got '{shown(text)}'") from None
+        raise ParamError(_("{name} must be a time such as {example}, got {got}").format(
+            name=name, example=EXAMPLE_TIME, got=described(text))) from None
     if parsed.tzinfo is None:
-        raise ParamError(f"{form}, with its time zone (Z for UTC), got '{shown(text)}'")
+        raise ParamError(_("{name} must be a time such as {example}, with its time zone (Z for UTC), got '{value}'")
+                         .format(name=name, example=EXAMPLE_TIME, value=shown(text)))
     if not EARLIEST <= parsed <= LATEST:  # compared before converting: a far zone at year 1 or 9999 overflows
-        raise ParamError(f"{name} must be between the years 2000 and 2999, got '{shown(text)}'")
+        raise ParamError(_("{name} must be between the years 2000 and 2999, got '{value}'").format(
+            name=name, value=shown(text)))
     parsed = parsed.astimezone(timezone.utc)
     return parsed.replace(microsecond=parsed.microsecond // 1000 * 1000)
 
@@ -97,25 +102,26 @@ def stamp(at: datetime) -> str:
 def card_id(value: Any, name: str = "card") -> str:
     """A card id, checked against ``CARD_ID``."""
     if not isinstance(value, str) or len(value) > ID_LENGTH or not CARD_ID.fullmatch(value):
-        raise ParamError(f"{name} must be a card id such as 'step-4-variance' (lower-case words joined by hyphens), "
-                         f"got {described(value)}")
+        raise ParamError(_("{name} must be a card id such as 'step-4-variance' (lower-case words joined by hyphens), "
+                           "got {got}").format(name=name, got=described(value)))
     return value
 
 
 def card_list(value: Any) -> list[str]:
     """The site's card ids, in the article's order."""
     if not isinstance(value, list) or len(value) > MOST_CARDS:
-        raise ParamError(f"cards must be a list of at most {MOST_CARDS} card ids")
-    ids = [card_id(v, "each of cards") for v in value]
+        raise ParamError(_("cards must be a list of at most {most} card ids").format(most=MOST_CARDS))
+    ids = [card_id(v, _("each of cards")) for v in value]
     if len(set(ids)) != len(ids):
-        raise ParamError("cards must not name a card twice")
+        raise ParamError(_("cards must not name a card twice"))
     return ids
 
 
 def stored(value: Any) -> dict[str, Any]:
     """The page's stored records by card id, each as the text it read from storage (read later, one by one)."""
     if not isinstance(value, dict) or len(value) > MOST_CARDS:
-        raise ParamError(f"records must be a JSON object of at most {MOST_CARDS} records by card id")
+        raise ParamError(_("records must be a JSON object of at most {most} records by card id").format(
+            most=MOST_CARDS))
     return dict(value)
 
 
@@ -123,24 +129,25 @@ def grade_name(value: Any, name: str = "grade") -> str:
     """A grade's name, one of ``GRADES``: the one check of every grade, sent by the page, stored or imported,
     so that a grade of any JSON kind (a list, an object) is a message, never an unhashable key."""
     if not isinstance(value, str) or value not in GRADES:
-        raise ParamError(f"{name} must be one of {', '.join(GRADES)}, got {described(value)}")
+        raise ParamError(_("{name} must be one of {grades}, got {got}").format(
+            name=name, grades=", ".join(GRADES), got=described(value)))
     return value
 
 
 def reviews_of(value: Any) -> tuple[Review, ...]:
     """A history as records and files hold it, ``[{"grade": "good", "at": "…Z"}, …]``, in time order."""
     if not isinstance(value, list):
-        raise RecordError("its reviews are not a list")
+        raise RecordError(_("its reviews are not a list"))
     if len(value) > MOST_REVIEWS:
-        raise RecordError(f"it holds more than {MOST_REVIEWS} reviews")
+        raise RecordError(_("it holds more than {most} reviews").format(most=MOST_REVIEWS))
     out = []
     for i, item in enumerate(value):
         if not isinstance(item, dict):
-            raise RecordError(f"its review {i + 1} is not a JSON object")
+            raise RecordError(_("its review {number} is not a JSON object").format(number=i + 1))
         try:
-            out.append(Review(grade_name(item.get("grade"), "its grade"), moment(item.get("at"), "its time")))
+            out.append(Review(grade_name(item.get("grade"), _("its grade")), moment(item.get("at"), _("its time"))))
         except ParamError as err:
-            raise RecordError(f"in its review {i + 1}, {err}") from None
+            raise RecordError(_("in its review {number}, {problem}").format(number=i + 1, problem=err)) from None
     return tuple(sorted(out, key=lambda r: r.at))
 
 
@@ -151,15 +158,15 @@ def read_record(text: Any, card: str) -> tuple[Review, ...]:
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        raise RecordError("it is not a JSON object")
+        raise RecordError(_("it is not a JSON object"))
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
-        raise RecordError(f"a newer version of this site saved it (version {version}; this page reads {VERSION})",
-                          newer=True)
+        raise RecordError(_("a newer version of this site saved it (version {version}; this page reads {current})")
+                          .format(version=version, current=VERSION), newer=True)
     if version != VERSION:
-        raise RecordError(f"its version is not {VERSION}")
+        raise RecordError(_("its version is not {current}").format(current=VERSION))
     if data.get("card") != card:
-        raise RecordError(f"it names another card, '{shown(data.get('card'))}'")
+        raise RecordError(_("it names another card, '{card}'").format(card=shown(data.get("card"))))
     return reviews_of(data.get("reviews"))
 
 
@@ -200,16 +207,23 @@ def schedule(card: str, reviews: Sequence[Review]) -> list[dict[str, Any]]:
     return out
 
 
+UNITS = ((N_("in {count} minute"), N_("in {count} minutes"), 60, 60),
+         (N_("in {count} hour"), N_("in {count} hours"), 3600, 24),
+         (N_("in {count} day"), N_("in {count} days"), 86400, 60),
+         (N_("in {count} month"), N_("in {count} months"), 2629746, 24),
+         (N_("in {count} year"), N_("in {count} years"), 31556952, math.inf))
+"""How far off a time is in each unit, one and more than one, its size in seconds and the count it stays below."""
+
+
 def when(due: datetime, now: datetime) -> str:
     """How far off a due time is, in words: "now", "in 10 minutes", "in 3 days", "in 4 months"."""
     seconds = (due - now).total_seconds()
     if seconds <= 0:
-        return "now"
-    for unit, size, below in (("minute", 60, 60), ("hour", 3600, 24), ("day", 86400, 60), ("month", 2629746, 24),
-                              ("year", 31556952, math.inf)):
+        return _("now")
+    for one, many, size, below in UNITS:
         count = max(1, round(seconds / size))
         if count < below:
-            return f"in {count} {unit}{'' if count == 1 else 's'}"
+            return _(one if count == 1 else many).format(count=count)
     raise AssertionError("unreachable: the last unit has no bound")
 
 
@@ -219,7 +233,7 @@ def status(card: str, reviews: Sequence[Review], now: datetime) -> dict[str, Any
     at = max(now, reviews[-1].at) if reviews else now
     preview = {g: when(review(card, state, g, at, len(reviews)).due, at) for g in GRADES}
     if not reviews:
-        return {"new": True, "due": None, "is_due": False, "when": "new", "reviews": 0, "preview": preview}
+        return {"new": True, "due": None, "is_due": False, "when": _("new"), "reviews": 0, "preview": preview}
     return {"new": False, "due": stamp(state.due), "is_due": state.due <= now, "when": when(state.due, now),
             "reviews": len(reviews), "retrievability": SCHEDULER.get_card_retrievability(state, now),
             "preview": preview}
@@ -236,10 +250,12 @@ def readable(cards: Sequence[str], records: Mapping[str, Any]) -> tuple[dict[str
             try:
                 histories[card] = read_record(records[card], card)
             except RecordError as err:
-                then = ("it is left as it is, and grading the card here starts it afresh" if err.newer else
-                        "it is removed, and the card starts afresh")
-                problems.append({"card": card, "message": f"Your stored history of card '{card}' cannot be read "
-                                 f"({err}), so {then}.", "replace": not err.newer})
+                said = (_("Your stored history of card '{card}' cannot be read ({problem}), so it is left as it is, "
+                          "and grading the card here starts it afresh.") if err.newer else
+                        _("Your stored history of card '{card}' cannot be read ({problem}), so it is removed, and "
+                          "the card starts afresh."))
+                problems.append({"card": card, "message": said.format(card=card, problem=err),
+                                 "replace": not err.newer})
     return histories, problems
 
 
@@ -260,20 +276,17 @@ def overview(cards: Sequence[str], records: Mapping[str, Any], now: datetime) ->
             "problems": problems, "summary": summary(len(due), upcoming, len(new))}
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def summary(due: int, upcoming: dict[str, str] | None, new: int) -> str:
     """The review's state in a sentence or two: "3 cards due now.", or when the next card is due."""
     if due:
-        said = f"{plural(due, 'card')} due now."
+        said = (_("{count} card due now.") if due == 1 else _("{count} cards due now.")).format(count=due)
     elif upcoming:
-        said = f"No card is due now. The next one is due {upcoming['when']}."
+        said = _("No card is due now. The next one is due {when}.").format(when=upcoming["when"])
     else:
-        said = "No card is due now: you have not graded any card yet."
+        said = _("No card is due now: you have not graded any card yet.")
     if new:
-        said += f" {plural(new, 'new card')} {'is' if new == 1 else 'are'} waiting for a first answer."
+        said += " " + (_("{count} new card is waiting for a first answer.") if new == 1 else
+                       _("{count} new cards are waiting for a first answer.")).format(count=new)
     return said
 
 
@@ -284,7 +297,8 @@ def grade(card: str, stored_text: Any, grade_given: str, now: datetime) -> dict[
     try:
         reviews = () if stored_text is None else read_record(stored_text, card)
     except RecordError as err:
-        reviews, replaced = (), f"The stored history of this card could not be read ({err}); it starts afresh."
+        reviews, replaced = (), _("The stored history of this card could not be read ({problem}); it starts "
+                                  "afresh.").format(problem=err)
     at = max(now, reviews[-1].at) if reviews else now
     reviews = (*reviews, Review(grade_given, at))
     out = {"record": record(card, reviews), "status": status(card, reviews, now)}
@@ -294,7 +308,7 @@ def grade(card: str, stored_text: Any, grade_given: str, now: datetime) -> dict[
 def export(cards: Sequence[str], records: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     """Every readable history of the site's cards as one JSON file, with each card's due time for a person
     reading it (an import reads only the reviews)."""
-    histories, _ = readable(cards, records)
+    histories = readable(cards, records)[0]
     entries = [{"card": c, "due": stamp(replay(c, histories[c]).due), "reviews": history(histories[c])}
                for c in cards if histories.get(c)]
     text = json.dumps({"format": FORMAT, "version": VERSION, "exported": stamp(now), "cards": entries},
@@ -315,7 +329,14 @@ def merged(mine: Sequence[Review], theirs: Sequence[Review]) -> tuple[Review, ..
 
 
 def refused(why: str) -> dict[str, Any]:
-    return {"refused": True, "records": {}, "message": f"{why} Nothing was changed."}
+    return {"refused": True, "records": {}, "message": why + " " + _("Nothing was changed.")}
+
+
+def imported(reviews: int, cards: int) -> str:
+    """What an import added, in a sentence."""
+    said = ((_("Imported {reviews} reviews of {cards} cards."), _("Imported {reviews} reviews of {cards} card.")),
+            (_("Imported {reviews} review of {cards} cards."), _("Imported {reviews} review of {cards} card.")))
+    return said[reviews == 1][cards == 1].format(reviews=reviews, cards=cards)
 
 
 def import_file(cards: Sequence[str], records: Mapping[str, Any], text: Any, now: datetime) -> dict[str, Any]:
@@ -324,29 +345,33 @@ def import_file(cards: Sequence[str], records: Mapping[str, Any], text: Any, now
     with an unreadable card is refused whole; cards this site does not have are skipped and named. A merge is
     the union of both histories, so nothing already stored is lost."""
     if not isinstance(text, str) or len(text) > MOST_TEXT:
-        return refused(f"This file is too large to be a review history (over {MOST_TEXT:,} characters).")
+        return refused(_("This file is too large to be a review history (over {most} characters).").format(
+            most=f"{MOST_TEXT:,}"))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        return refused("This file is not JSON, so it is not a review history exported from this site.")
+        return refused(_("This file is not JSON, so it is not a review history exported from this site."))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return refused(f"This file is not a review history exported from this site (it does not say "
-                       f"\"format\": \"{FORMAT}\").")
+        return refused(_("This file is not a review history exported from this site (it does not say "
+                         "\"format\": \"{format}\").").format(format=FORMAT))
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
-        return refused(f"This file comes from a newer version of this site (version {version}; this page reads "
-                       f"version {VERSION}). Reload the page to get the newest version, then import it again.")
+        return refused(_("This file comes from a newer version of this site (version {version}; this page reads "
+                         "version {current}). Reload the page to get the newest version, then import it again.")
+                       .format(version=version, current=VERSION))
     if version != VERSION or not isinstance(data.get("cards"), list):
-        return refused(f"This file is not a review history of version {VERSION} with a list of cards.")
+        return refused(_("This file is not a review history of version {current} with a list of cards.").format(
+            current=VERSION))
     known, incoming, unknown = set(cards), {}, []
     for i, entry in enumerate(data["cards"]):
         name = entry.get("card") if isinstance(entry, dict) else None
         if not isinstance(name, str):
-            return refused(f"Card {i + 1} in this file has no card id.")
+            return refused(_("Card {number} in this file has no card id.").format(number=i + 1))
         try:
             reviews = reviews_of(entry.get("reviews"))
         except RecordError as err:
-            return refused(f"Card {i + 1} in this file ('{shown(name)}') cannot be read: {err}.")
+            return refused(_("Card {number} in this file ('{card}') cannot be read: {problem}.").format(
+                number=i + 1, card=shown(name), problem=err))
         if name not in known:
             unknown.append(name)
             continue
@@ -362,11 +387,14 @@ def import_file(cards: Sequence[str], records: Mapping[str, Any], text: Any, now
         if len(union) > len(mine) or card not in histories and card in records:
             out[card] = record(card, union)
             added += len(union) - len(mine)
-    said = [f"Imported {added} review{'' if added == 1 else 's'} of {len(out)} card{'' if len(out) == 1 else 's'}."
-            if out else "Nothing new: every review in this file was already here."]
+    said = [imported(added, len(out)) if out else _("Nothing new: every review in this file was already here.")]
     if unknown:
         names = ", ".join(f"'{shown(n)}'" for n in sorted(set(unknown))[:5])
-        more = len(set(unknown)) - 5
-        said.append(f"Skipped {len(set(unknown))} card{'' if len(set(unknown)) == 1 else 's'} this site does not have "
-                    f"(a card removed or renamed since the file was written): {names}{f' and {more} more' if more > 0 else ''}.")
+        count, more = len(set(unknown)), len(set(unknown)) - 5
+        said.append((_("Skipped {count} card this site does not have (a card removed or renamed since the file was "
+                       "written): {names}.") if count == 1 else
+                     _("Skipped {count} cards this site does not have (a card removed or renamed since the file was "
+                       "written): {names}.") if more <= 0 else
+                     _("Skipped {count} cards this site does not have (a card removed or renamed since the file was "
+                       "written): {names} and {more} more.")).format(count=count, names=names, more=more))
     return {"refused": False, "records": out, "message": " ".join(said)}

@@ -16,7 +16,8 @@ const SCOPE = new URL(self.registration.scope);
 const PREFIX = `sqrt-dk ${SCOPE.pathname} `; // another site may share the origin, under another path
 const CACHE = PREFIX + PRECACHE.version;
 const EMBED = new URL(self.location.href).searchParams.has("embed");
-const isEmbedPage = (path) => /^embed\/[^/]+\/$/.test(path);
+// Every page under embed/: a figure's (embed/score-histogram/) and a page's recall cards (embed/cards/step-7/).
+const isEmbedPage = (path) => /^embed\/.+\/$/.test(path);
 
 // A file's cache entry is named by its address and its hash, so versions agree on unchanged files.
 const entry = (path) => new URL(`${path}?sha256=${PRECACHE.files[path]}`, SCOPE).href;

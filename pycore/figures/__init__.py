@@ -1,7 +1,8 @@
 """The figure registry: public kebab-case ids mapped to their modules, and the contract they keep.
 
 Adding a figure is one module here plus one line in ``MODULES``; its id is the module name
-with dashes.
+with dashes. A figure's TITLE and READOUTS labels are written in English and marked with ``N_``; ``title`` and
+``readout_labels`` give them in the current language, for the page.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..controls import Control
+from ..i18n import _
 from ..params import Param, ParamError, Params, from_json
 
 MODULES = (
@@ -47,7 +49,7 @@ class Figure(Protocol):
     HEIGHT: int
     """Embed height in CSS pixels that shows the whole figure."""
     READOUTS: tuple[tuple[str, str], ...]
-    """(data-readout name, label) in display order."""
+    """(data-readout name, label) in display order; the labels in English (``readout_labels`` translates)."""
     PARAMS: tuple[Param, ...]
     CONTROLS: tuple[Control, ...]
     State: type
@@ -75,7 +77,18 @@ def get(figure_id: str) -> ModuleType:
     try:
         return FIGURES[figure_id]
     except KeyError:
-        raise ParamError(f"unknown figure '{figure_id}'; known figures: {', '.join(FIGURES)}") from None
+        raise ParamError(_("unknown figure '{figure}'; known figures: {known}").format(
+            figure=figure_id, known=", ".join(FIGURES))) from None
+
+
+def title(module: ModuleType) -> str:
+    """The figure's title in the current language."""
+    return _(module.TITLE)
+
+
+def readout_labels(module: ModuleType) -> tuple[tuple[str, str], ...]:
+    """(data-readout name, label) in display order, each label in the current language."""
+    return tuple((name, _(label)) for name, label in module.READOUTS)
 
 
 def state_json(state: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import marks, params
+from ..i18n import N_, _
 from ..svg import fmt, text
 from ..vectors import Vec, clamp, snap
 from ._common import number
@@ -16,13 +17,14 @@ EXTENT = 2.0
 
 KEY_STEP = 0.1
 BIG_STEP = 0.5
-NAMES = {"q": "q, the query", "k": "k, the key"}
+TIPS = {"q": N_("Tip of q, the query"), "k": N_("Tip of k, the key")}
+"""Each tip's handle as an accessible label names it."""
 PLANE = marks.Plane(left=30, top=10, size=320, extent=EXTENT)
 """Where the arrows' grid sits in its SVG (the same in Steps 1 and 2)."""
 
 
-PARAMS = (params.vector("q", (1.5, 0.5), 2, -EXTENT, EXTENT, "The query arrow.", sample="0.7,-0.3"),
-          params.vector("k", (0.5, 1.5), 2, -EXTENT, EXTENT, "The key arrow.", sample="-1,0.5"))
+PARAMS = (params.vector("q", (1.5, 0.5), 2, -EXTENT, EXTENT, N_("The query arrow."), sample="0.7,-0.3"),
+          params.vector("k", (0.5, 1.5), 2, -EXTENT, EXTENT, N_("The key arrow."), sample="-1,0.5"))
 State = params.state_class(PARAMS, "Two 2-D vectors.")
 
 
@@ -73,7 +75,7 @@ def arrow_plane(plane: marks.Plane, q: Vec, k: Vec, behind: Sequence[str] = ()) 
     for name, v, cls in (("k", k, "sq-k"), ("q", q, "sq-q")):
         tx, ty = plane.px(*v)
         parts.append(marks.handle(
-            tx, ty, name, f"Tip of {NAMES[name]}", f"{name} = {pair(v)}",
+            tx, ty, name, _(TIPS[name]), f"{name} = {pair(v)}",
             v[0], -EXTENT, EXTENT, cls))
     return parts
 

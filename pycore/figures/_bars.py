@@ -46,7 +46,8 @@ def bar_panel(panel: Panel, values: Sequence[float], labels: Sequence[str], titl
          digits: int = 2, gap: float | None = None) -> list[str]:
     """Bars from 0 (or the bottom) to each value, value labels, word labels, optional handles.
 
-    ``handles`` is a name prefix: bar i gets a draggable handle ``{handles}{i}`` at its tip. ``gap``, the
+    ``handles`` is a name prefix: bar i gets a draggable handle ``{handles}{i}`` at its tip, named by
+    ``handle_label``, a message in the current language with the bar's word label as ``{word}``. ``gap``, the
     room between a bar's tip and its value label, is wider by default when there are handles.
     """
     base = panel.y(0.0) if panel.lo < 0 < panel.hi else panel.y(panel.lo)
@@ -62,7 +63,7 @@ def bar_panel(panel: Panel, values: Sequence[float], labels: Sequence[str], titl
         parts.append(text(x + w / 2, (top - room) if above else (top + room + 9), label, "sq-value", "middle"))
         parts.append(text(x + w / 2, panel.top + panel.height + 16, labels[i], "sq-tick", "middle"))
         if handles is not None:
-            parts.append(marks.handle(x + w / 2, top, f"{handles}{i}", f"{handle_label} {labels[i]}",
+            parts.append(marks.handle(x + w / 2, top, f"{handles}{i}", handle_label.format(word=labels[i]),
                                       f"{labels[i]}: {fmt(v, 2)}", v, panel.lo, panel.hi, "sq-q"))
     return parts
 

@@ -1,4 +1,7 @@
-"""What several figures share: the d_k, divisor and seed parameters, resampling, key steps and handle names."""
+"""What several figures share: the d_k, divisor and seed parameters, resampling, key steps and handle names.
+
+The divisors' names are written in English and marked with ``N_``; a figure shows them with ``_``.
+"""
 
 from __future__ import annotations
 
@@ -9,34 +12,52 @@ from typing import Any
 
 from .. import params, rows
 from ..controls import Button
+from ..i18n import N_, _
 from ..pool import MAX_DK, SEED_MAX, next_seed, pool
 
-RESAMPLE = Button("resample", "Resample")
-DIVISORS = tuple(zip(rows.DIVISORS, ("none", "÷ √dₖ", "÷ dₖ")))
+RESAMPLE = Button("resample", N_("Resample"))
+# i18n: "none" is also the divisor of scores that are not divided (a choice, a legend entry), so one word fits both.
+DIVISORS = tuple(zip(rows.DIVISORS, (N_("none"), "÷ √dₖ", "÷ dₖ")))
 SERIES = {d: f"sq-series--{d}" for d in rows.DIVISORS}
 """The CSS class of a divisor's line: one colour and one dash pattern each."""
-NAMES = {"none": "none", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
-"""A divisor as a legend names it."""
-SPOKEN = {"none": "none", "sqrt": "÷square root of d_k", "dk": "÷d_k"}
-"""A divisor as an accessible label reads it."""
+NAMES = {"none": N_("none"), "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""A divisor as a legend names it (``legend_name`` gives it in the current language)."""
+SPOKEN = {"none": N_("none"), "sqrt": N_("÷square root of d_k"), "dk": "÷d_k"}
+"""A divisor as an accessible label reads it (``spoken_name`` gives it in the current language)."""
 KEYS = {"ArrowUp": 1.0, "ArrowRight": 1.0, "ArrowDown": -1.0, "ArrowLeft": -1.0}
 """Arrow keys as a direction along one axis."""
 
 
+def legend_name(divisor: str) -> str:
+    """A divisor as a legend names it, in the current language."""
+    return _(NAMES[divisor])
+
+
+def spoken_name(divisor: str) -> str:
+    """A divisor as an accessible label reads it, in the current language."""
+    return _(SPOKEN[divisor])
+
+
+def listed(divisor: str, values: str) -> str:
+    """One divisor's item of an accessible label's list: its spoken name and its values."""
+    return _("{divisor}: {values}").format(divisor=spoken_name(divisor), values=values)
+
+
 def dk(default: int, **extra: Any) -> params.Param:
     """The dimension of the query and key vectors, 1 to MAX_DK."""
-    return params.integer("dk", default, 1, MAX_DK, "Dimension of the query and key vectors.", **extra)
+    return params.integer("dk", default, 1, MAX_DK, N_("Dimension of the query and key vectors."), **extra)
 
 
 def divisor(default: str, **extra: Any) -> params.Param:
     """What the scores are divided by: none, sqrt (÷√d_k) or dk (÷d_k)."""
     return params.choice("divisor", default, DIVISORS,
-                         "Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k).", **extra)
+                         N_("Scale applied to the scores: none, sqrt (÷√d_k) or dk (÷d_k)."), **extra)
 
 
 def seed(**extra: Any) -> params.Param:
     """The seed of a figure's draws: a setting for "More settings", not for the main path."""
-    return params.integer("seed", 1, 0, SEED_MAX, "Seed of the draws; the same seed gives the same samples everywhere.",
+    return params.integer("seed", 1, 0, SEED_MAX,
+                          N_("Seed of the draws; the same seed gives the same samples everywhere."),
                           sample="5", **{"advanced": True, **extra})
 
 
@@ -56,8 +77,12 @@ def number(event: Mapping[str, Any], name: str) -> float:
     except (ValueError, OverflowError):
         x = math.nan
     if not math.isfinite(x):
-        got = "nothing" if value is None else f"'{params.shown(value)}'"
-        raise params.ParamError(f"a {params.shown(event.get('type'))} event needs {name} as a finite number, got {got}")
+        kind = params.shown(event.get("type"))
+        if value is None:
+            raise params.ParamError(_("a {event} event needs {field} as a finite number, got nothing").format(
+                event=kind, field=name))
+        raise params.ParamError(_("a {event} event needs {field} as a finite number, got '{value}'").format(
+            event=kind, field=name, value=params.shown(value)))
     return x
 
 
@@ -88,7 +113,7 @@ def pool_prepare(state: Any, n: int, deadline: float | None) -> tuple[Any, str] 
     reached = pool(state.seed, n).grow_until(state.dk, deadline)
     if reached >= state.dk:
         return None
-    return replace(state, dk=reached), f"building d_k {reached} of {state.dk}"
+    return replace(state, dk=reached), _("building d_k {reached} of {dk}").format(reached=reached, dk=state.dk)
 
 
 def no_derived_values(state: Any) -> dict[str, str]:

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from .. import marks, stats
 from ..density import normal_pdf, product_sum_pdf
+from ..i18n import _
 from ..svg import el, fmt, text
 from ..ticks import nice_ceil, ticks
 from ._chart import Axes, axes
@@ -34,8 +35,10 @@ class Frame:
 
 
 def divisor_label(dk: int, divisor: str) -> str:
-    """How the panel title names the scaling."""
-    return {"none": "not divided", "sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]
+    """How the panel title names the scaling, in the current language."""
+    if divisor == "none":
+        return _("not divided")
+    return {"sqrt": f"÷ √{dk} = {fmt(math.sqrt(dk), 3)}", "dk": f"÷ {dk}"}[divisor]
 
 
 def auto_xmax(dk: int, c: float) -> float:
@@ -88,15 +91,16 @@ def histogram(values: Sequence[float], dk: int, c: float, xmax: float, bins: int
     parts.append(el("g", {"class": "sq-bins"}, bars))
     if curves:
         full = [(-x, e, n) for x, e, n in reversed(curve[1:])] + list(curve)
-        parts.append(marks.polyline([(sx(x), sy(n)) for x, _, n in full], "sq-curve sq-curve--normal"))
-        parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, _ in full],
+        parts.append(marks.polyline([(sx(x), sy(n)) for x, e, n in full], "sq-curve sq-curve--normal"))
+        parts.append(marks.polyline([(sx(x), sy(e if math.isfinite(e) else ymax)) for x, e, n in full],
                                     "sq-curve sq-curve--exact"))
     parts.append(marks.line(frame.left, frame.bottom, frame.right, frame.bottom, "sq-axis"))
     if cut is not None:
         parts.append(marks.line(frame.left, frame.top, frame.right, frame.top, "sq-cut"))
-        parts.append(text(frame.right, frame.top + 12, f"cut off: peak {fmt(cut, 2)}",
+        parts.append(text(frame.right, frame.top + 12, _("cut off: peak {peak}").format(peak=fmt(cut, 2)),
                           "sq-tick sq-cut-note", "end", data_cut=fmt(cut, 2)))
     if outside:
         share = 100 * outside / len(values)
-        parts.append(text(frame.right, frame.note, f"{fmt(share, 1)}% beyond ±{fmt(xmax, 3)}", "sq-tick", "end"))
+        beyond = _("{share}% beyond ±{xmax}").format(share=fmt(share, 1), xmax=fmt(xmax, 3))
+        parts.append(text(frame.right, frame.note, beyond, "sq-tick", "end"))
     return parts, outside

@@ -7,20 +7,21 @@ from dataclasses import replace
 from typing import Any
 
 from .. import params, stats
+from ..i18n import N_, _
 from ..svg import fmt, sig, svg, text
 from ..vectors import clamp, snap
 from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
-TITLE = "Corner case: the same value for every word"
+TITLE = N_("Corner case: the same value for every word")
 PAGE = "step-7/"
 HEIGHT = 560
-READOUTS = (("output", "output Σ wᵢvᵢ"), ("v", "v"), ("weights-sum", "Σ wᵢ"))
+READOUTS = (("output", N_("output Σ wᵢvᵢ")), ("v", "v"), ("weights-sum", "Σ wᵢ"))
 PARAMS = (
     params.vector("weights", (0.1, 0.5, 0.15, 0.25), (2, 8), 0, 1000,
-                  "One weight per word; the parser rescales them to sum to 1.", sample="0.2,0.8"),
-    params.number("v", 2.0, -5, 5, "The value vector, one number here, shared by every word.", control="range",
-                  label="the value v of every word", step=0.1, sample="-1.5"),
+                  N_("One weight per word; the parser rescales them to sum to 1."), sample="0.2,0.8"),
+    params.number("v", 2.0, -5, 5, N_("The value vector, one number here, shared by every word."), control="range",
+                  label=N_("the value v of every word"), step=0.1, sample="-1.5"),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "Attention weights (normalised to sum 1) and the shared value.")
@@ -44,7 +45,7 @@ def parse(p: params.Params) -> Any:
     """State from ``weights`` (2 to 8 numbers >= 0, not all 0) and ``v`` (-5 to 5)."""
     state = params.parse(PARAMS, State, p)
     if not any(x > 0 for x in state.weights):
-        raise params.ParamError("weights must not all be 0")
+        raise params.ParamError(_("weights must not all be 0"))
     return replace(state, weights=normalised(state.weights))
 
 
@@ -82,11 +83,13 @@ def output(state: State) -> float:
 
 def render(state: State) -> str:
     """Draggable weight bars and the output they produce."""
-    parts = bar_panel(PANEL, state.weights, words(len(state.weights)), "attention weights (drag them)", "sq-weight",
-                 handles="w", handle_label="weight of", digits=3)
-    parts.append(text(PANEL.left, 284, f"every value vᵢ = {fmt(state.v, 2)}", "sq-tick"))
-    parts.append(text(PANEL.left, 306, f"output Σ wᵢ vᵢ = {fmt(output(state), 4)}: always v", "sq-value"))
-    label = f"Weights {', '.join(fmt(w, 3) for w in state.weights)} applied to the same value {fmt(state.v, 2)} give {fmt(output(state), 4)}"
+    parts = bar_panel(PANEL, state.weights, words(len(state.weights)), _("attention weights (drag them)"),
+                      "sq-weight", handles="w", handle_label=_("weight of {word}"), digits=3)
+    parts.append(text(PANEL.left, 284, _("every value vᵢ = {v}").format(v=fmt(state.v, 2)), "sq-tick"))
+    parts.append(text(PANEL.left, 306, _("output Σ wᵢ vᵢ = {output}: always v").format(output=fmt(output(state), 4)),
+                      "sq-value"))
+    label = _("Weights {weights} applied to the same value {v} give {output}").format(
+        weights=", ".join(fmt(w, 3) for w in state.weights), v=fmt(state.v, 2), output=fmt(output(state), 4))
     return svg(620, 320, label, parts, "sq-corner-constant-v", interactive=True)
 
 

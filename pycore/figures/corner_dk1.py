@@ -6,16 +6,17 @@ import math
 from typing import Any
 
 from .. import marks, params, stats
+from ..i18n import N_, _
 from ..pool import pool
 from ..svg import el, sig, svg, text
 from . import _common, _hist, _snippet
 
-TITLE = "Corner case: dₖ = 1"
+TITLE = N_("Corner case: dₖ = 1")
 PAGE = "step-7/"
 HEIGHT = 460
-READOUTS = (("variance-raw", "Var(q·k)"), ("variance-scaled", "Var(q·k/√1)"), ("theory", "theory dₖ/c² = 1/1"),
-            ("standard-error", "standard error of a sample variance"))
-PARAMS = (params.integer("n", 4000, 100, 10000, "How many (query, key) pairs.", sample="500", advanced=True),
+READOUTS = (("variance-raw", "Var(q·k)"), ("variance-scaled", "Var(q·k/√1)"), ("theory", N_("theory dₖ/c² = 1/1")),
+            ("standard-error", N_("standard error of a sample variance")))
+PARAMS = (params.integer("n", 4000, 100, 10000, N_("How many (query, key) pairs."), sample="500", advanced=True),
           _common.seed())
 CONTROLS = (_common.RESAMPLE,)
 State = params.state_class(PARAMS, "Which pool the d_k = 1 scores come from.")
@@ -23,11 +24,14 @@ derived_values = _common.no_derived_values
 prepare = _common.nothing_to_prepare
 update = _common.resample
 XMAX = 5.0
-LEGEND = (marks.line(20, 222, 50, 222, "sq-curve sq-curve--exact"),
-          text(58, 226, "solid: the true shape of one product q₁k₁ (tall and narrow at 0)"),
-          marks.line(20, 246, 50, 246, "sq-curve sq-curve--normal"),
-          text(58, 250, "dashed: the normal bell with the same variance, for comparison"))
-"""What the two curves over both histograms are."""
+SOLID = N_("solid: the true shape of one product q₁k₁ (tall and narrow at 0)")
+DASHED = N_("dashed: the normal bell with the same variance, for comparison")
+
+
+def legend() -> tuple[str, ...]:
+    """What the two curves over both histograms are, in the current language."""
+    return (marks.line(20, 222, 50, 222, "sq-curve sq-curve--exact"), text(58, 226, _(SOLID)),
+            marks.line(20, 246, 50, 246, "sq-curve sq-curve--normal"), text(58, 250, _(DASHED)))
 
 
 def parse(p: params.Params) -> Any:
@@ -43,10 +47,11 @@ def _both(state: State) -> tuple[list[float], list[float]]:
 def render(state: State) -> str:
     """The raw and the divided histograms side by side on the same axes."""
     raw, scaled = _both(state)
-    left, _ = _hist.histogram(raw, 1, 1.0, XMAX, 50, "dₖ = 1, not divided")
-    right, _ = _hist.histogram(scaled, 1, 1.0, XMAX, 50, "dₖ = 1, ÷ √1")
-    label = f"Two identical histograms of {state.n} scores for d_k = 1: dividing by the square root of 1 changes nothing."
-    return svg(660, 270, label, [el("g", {}, left), el("g", {"transform": "translate(330 0)"}, right), *LEGEND],
+    left = _hist.histogram(raw, 1, 1.0, XMAX, 50, _("dₖ = 1, not divided"))[0]
+    right = _hist.histogram(scaled, 1, 1.0, XMAX, 50, "dₖ = 1, ÷ √1")[0]
+    label = _("Two identical histograms of {n} scores for d_k = 1: dividing by the square root of 1 changes "
+              "nothing.").format(n=state.n)
+    return svg(660, 270, label, [el("g", {}, left), el("g", {"transform": "translate(330 0)"}, right), *legend()],
                "sq-corner-dk1")
 
 

@@ -7,22 +7,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import params
+from ..i18n import N_, _
 from ..softmax import jacobian_norm, softmax
 from ..svg import fmt, sig, svg, text
 from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
-TITLE = "Corner case: an infinite score or a −10⁹ mask"
+TITLE = N_("Corner case: an infinite score or a −10⁹ mask")
 PAGE = "step-7/"
 HEIGHT = 560
-MODES = (("inf", "w3 → +∞"), ("mask", "w3 masked with −10⁹"))
-READOUTS = (("special", "weight of w3"), ("max-weight", "largest weight"), ("gradient", "gradient signal ‖J‖"))
+MODES = (("inf", "w3 → +∞"), ("mask", N_("w3 masked with −10⁹")))
+READOUTS = (("special", N_("weight of w3")), ("max-weight", N_("largest weight")),
+            ("gradient", N_("gradient signal ‖J‖")))
 PARAMS = (
-    params.choice("mode", "inf", MODES, "inf: w3's score is +inf. mask: -1e9 is added to w3's score "
-                  "after the division, as PyTorch adds its mask after scaling.", control="choice",
-                  label="case"),
-    params.number("divisor", 8.0, 1, 64, "Every score is divided by this, as attention divides by √d_k.",
-                  control="range", label="divide every score by", sample="2"),
+    params.choice("mode", "inf", MODES, N_("inf: w3's score is +inf. mask: -1e9 is added to w3's score "
+                  "after the division, as PyTorch adds its mask after scaling."), control="choice",
+                  label=N_("case")),
+    params.number("divisor", 8.0, 1, 64, N_("Every score is divided by this, as attention divides by √d_k."),
+                  control="range", label=N_("divide every score by"), sample="2"),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "Which extreme replaces word 3's score, and the scaling applied to all scores.")
@@ -65,16 +67,17 @@ def render(state: State) -> str:
     """The weights after softmax, with the divided scores (and the mask added after them) under the title."""
     d = divided(state)
     p = softmax(scores(state))
-    title = ("w3's score → +∞: in the limit, a one-hot spike" if state.mode == "inf"
-             else "w3 masked: its weight is exactly 0")
+    title = (_("w3's score → +∞: in the limit, a one-hot spike") if state.mode == "inf"
+             else _("w3 masked: its weight is exactly 0"))
     parts = bar_panel(PANEL, p, words(5), title, "sq-weight", digits=3)
-    parts.append(text(PANEL.left, 284, f"scores ÷ {fmt(state.divisor, 2)}: " + ", ".join(_shown(v) for v in d),
-                      "sq-tick"))
+    parts.append(text(PANEL.left, 284, _("scores ÷ {divisor}: {scores}").format(
+        divisor=fmt(state.divisor, 2), scores=", ".join(_shown(v) for v in d)), "sq-tick"))
     if state.mode == "mask":
-        parts.append(text(PANEL.left, 302, f"then the mask is added to w3's: {_shown(d[2])} + (−10⁹) ≈ −10⁹",
-                          "sq-tick"))
-    parts.append(text(PANEL.left, 324, f"gradient signal = {fmt(jacobian_norm(p), 4)}", "sq-value"))
-    label = f"{title}; the weights are {', '.join(fmt(v, 3) for v in p)}"
+        parts.append(text(PANEL.left, 302, _("then the mask is added to w3's: {score} + (−10⁹) ≈ −10⁹").format(
+            score=_shown(d[2])), "sq-tick"))
+    parts.append(text(PANEL.left, 324, _("gradient signal = {gradient}").format(gradient=fmt(jacobian_norm(p), 4)),
+                      "sq-value"))
+    label = _("{title}; the weights are {weights}").format(title=title, weights=", ".join(fmt(v, 3) for v in p))
     return svg(620, 336, label, parts, "sq-corner-infinity")
 
 

@@ -6,22 +6,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import params
+from ..i18n import N_, _
 from ..softmax import entropy, softmax
 from ..svg import fmt, sig, svg, text
 from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
-TITLE = "Corner case: tied scores"
+TITLE = N_("Corner case: tied scores")
 PAGE = "step-7/"
 HEIGHT = 520
-READOUTS = (("max-weight", "largest weight"), ("min-weight", "smallest weight"), ("one-over-n", "1/n"),
-            ("entropy", "entropy"))
+READOUTS = (("max-weight", N_("largest weight")), ("min-weight", N_("smallest weight")), ("one-over-n", "1/n"),
+            ("entropy", N_("entropy")))
 PARAMS = (
-    params.integer("n", 5, 2, 12, "Number of words.", control="range", label="words n", sample="7"),
-    params.number("value", 2.0, -5, 5, "The score every word gets.", control="range", label="the common score",
-                  step=0.1, sample="-1.5"),
-    params.number("c", 8.0, 0, 64, "Scale applied to every score.", control="range", label="scale c", step=0.5,
-                  sample="64"),
+    params.integer("n", 5, 2, 12, N_("Number of words."), control="range", label=N_("words n"), sample="7"),
+    params.number("value", 2.0, -5, 5, N_("The score every word gets."), control="range",
+                  label=N_("the common score"), step=0.1, sample="-1.5"),
+    params.number("c", 8.0, 0, 64, N_("Scale applied to every score."), control="range", label=N_("scale c"),
+                  step=0.5, sample="64"),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "n equal scores, all multiplied by c.")
@@ -48,11 +49,11 @@ def weights(state: State) -> list[float]:
 def render(state: State) -> str:
     """n equal bars at height 1/n."""
     p = weights(state)
-    parts = bar_panel(PANEL, p, words(state.n), f"softmax of {state.n} scores all equal to {fmt(state.c * state.value, 2)}",
-                 "sq-weight", digits=3)
-    parts.append(text(PANEL.left, 284, f"every weight is 1/{state.n} = {fmt(1 / state.n, 4)}, whatever c is",
-                      "sq-value"))
-    label = f"{state.n} tied scores give {state.n} equal weights of 1/{state.n}"
+    parts = bar_panel(PANEL, p, words(state.n), _("softmax of {n} scores all equal to {score}").format(
+        n=state.n, score=fmt(state.c * state.value, 2)), "sq-weight", digits=3)
+    parts.append(text(PANEL.left, 284, _("every weight is 1/{n} = {weight}, whatever c is").format(
+        n=state.n, weight=fmt(1 / state.n, 4)), "sq-value"))
+    label = _("{n} tied scores give {n} equal weights of 1/{n}").format(n=state.n)
     return svg(620, 300, label, parts, "sq-corner-ties")
 
 

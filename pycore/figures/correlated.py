@@ -9,27 +9,28 @@ from typing import Any
 
 from .. import marks, params, rows, stats
 from ..growing import Growing
+from ..i18n import N_, _
 from ..sampling import chi_square, normals
 from ..svg import fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
 from . import _chart, _common, _hist, _snippet
 
-TITLE = "When query and key align"
+TITLE = N_("When query and key align")
 PAGE = "assumptions/"
 HEIGHT = 560
 PAIRS = 2000
 """Rows drawn; each row's aligned pair is one sample of the histogram."""
-READOUTS = (("mean-score", "mean q·k/c"), ("theory-mean", "theory ρ·dₖ/c"),
-            ("std-score", "standard deviation"), ("theory-std", "theory √(dₖ(1+ρ²))/c"),
-            ("saturated", "saturated share (largest weight > 0.99)"))
+READOUTS = (("mean-score", N_("mean q·k/c")), ("theory-mean", N_("theory ρ·dₖ/c")),
+            ("std-score", N_("standard deviation")), ("theory-std", N_("theory √(dₖ(1+ρ²))/c")),
+            ("saturated", N_("saturated share (largest weight > 0.99)")))
 PARAMS = (
-    params.number("rho", 0.5, 0, 1, "Alignment: q = ρ·k + √(1−ρ²)·z with k and z independent N(0, I).",
-                  control="range", label="alignment ρ", step=0.05, sample="0.8"),
+    params.number("rho", 0.5, 0, 1, N_("Alignment: q = ρ·k + √(1−ρ²)·z with k and z independent N(0, I)."),
+                  control="range", label=N_("alignment ρ"), step=0.05, sample="0.8"),
     _common.dk(256, control="range", label="dₖ", sample="32"),
-    _common.divisor("sqrt", control="choice", label="divide by"),
-    params.integer("n", 16, 2, 512, "Keys per row: the aligned key and n − 1 independent ones.", control="range",
-                   label="n (keys per row)", sample="4"),
-    _common.seed(control="text", label="seed"),
+    _common.divisor("sqrt", control="choice", label=N_("divide by")),
+    params.integer("n", 16, 2, 512, N_("Keys per row: the aligned key and n − 1 independent ones."),
+                   control="range", label=N_("n (keys per row)"), sample="4"),
+    _common.seed(control="text", label=N_("seed")),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "How aligned each query is with its key, and how the scores are scaled.")
@@ -80,7 +81,8 @@ def draws(rho: float, dk: int, divisor: str, n: int, seed: int) -> Draws:
 def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     """Draw the PAIRS rows in slices; nothing new is drawn until they are all there."""
     d = draws(state.rho, state.dk, state.divisor, state.n, state.seed)
-    return None if d.ensure(PAIRS, deadline) else (None, f"drawing pair {d.done} of {PAIRS}")
+    return None if d.ensure(PAIRS, deadline) else (None, _("drawing pair {done} of {pairs}").format(done=d.done,
+                                                                                                   pairs=PAIRS))
 
 
 def result(state: Any) -> Draws:
@@ -110,14 +112,15 @@ def render(state: State) -> str:
     lo = -hi if mean_t < 2 * sd_t else 0.0 if mean_t - 4 * sd_t > 0 else -hi / 2
     bins = 40
     edges = stats.edges(lo, hi, bins)
-    counts, _ = stats.histogram([lo if v < lo else hi if v > hi else v for v in values], lo, hi, bins)
+    counts = stats.histogram([lo if v < lo else hi if v > hi else v for v in values], lo, hi, bins)[0]
     shares = [k / len(values) for k in counts]
     top = max(0.05, math.ceil(max(shares) * 20 + 0.001) / 20)
     ax = _chart.axes(lo, hi, 0.0, top, left=46, right=588)
     xt = [(t, fmt(t, 3)) for t in ticks(lo, hi)]
     name = {"none": "q·k", "sqrt": "q·k / √dₖ", "dk": "q·k / dₖ"}[state.divisor]
-    parts = _chart.frame(ax, f"Scores of aligned pairs, ρ = {fmt(state.rho)}, dₖ = {state.dk}", xt,
-                         _chart.share_ticks(top), f"{name} (share of {PAIRS} pairs per bin)")
+    parts = _chart.frame(ax, _("Scores of aligned pairs, ρ = {rho}, dₖ = {dk}").format(rho=fmt(state.rho), dk=state.dk),
+                         xt, _chart.share_ticks(top),
+                         _("{score} (share of {pairs} pairs per bin)").format(score=name, pairs=PAIRS))
     parts.append(_chart.count_bars(ax, edges, shares, "sq-bin"))
     x = ax.x(mean_t)
     parts.append(marks.line(x, ax.y.r1, x, ax.y.r0, "sq-target"))
@@ -125,16 +128,18 @@ def render(state: State) -> str:
     if 0 >= lo:
         parts.append(marks.line(ax.x(0), ax.y.r1, ax.x(0), ax.y.r0, "sq-axis"))
     share = sum(result(state).saturated) / PAIRS
-    parts.append(text(588, 20, f"rows saturated: {fmt(100 * share, 1)}%", "sq-value", "end"))
-    label = (f"Histogram of {PAIRS} aligned pairs' scores {name} for rho {fmt(state.rho)} and d_k {state.dk}: "
-             f"mean {sig(stats.mean(values))}, theory {sig(mean_t)}; {fmt(100 * share, 1)}% of rows saturated")
+    parts.append(text(588, 20, _("rows saturated: {share}%").format(share=fmt(100 * share, 1)), "sq-value", "end"))
+    label = _("Histogram of {pairs} aligned pairs' scores {score} for rho {rho} and d_k {dk}: mean {mean}, theory "
+              "{theory}; {share}% of rows saturated").format(
+        pairs=PAIRS, score=name, rho=fmt(state.rho), dk=state.dk, mean=sig(stats.mean(values)), theory=sig(mean_t),
+        share=fmt(100 * share, 1))
     return svg(600, _chart.H, label, parts, "sq-correlated")
 
 
 def caption(state: State) -> str:
     """The caption's live line: the setting drawn now."""
-    return (f"ρ = {fmt(state.rho)} at dₖ = {state.dk}, {_hist.divisor_label(state.dk, state.divisor)}, "
-            f"{PAIRS} rows of n = {state.n} keys.")
+    return _("ρ = {rho} at dₖ = {dk}, {scaling}, {pairs} rows of n = {n} keys.").format(
+        rho=fmt(state.rho), dk=state.dk, scaling=_hist.divisor_label(state.dk, state.divisor), pairs=PAIRS, n=state.n)
 
 
 def readouts(state: State) -> dict[str, str]:

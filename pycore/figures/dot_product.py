@@ -9,20 +9,22 @@ from typing import Any
 
 from .. import marks, params
 from ..controls import Play, Range
+from ..i18n import N_, _
 from ..scales import Linear
 from ..svg import el, fmt, svg, text
 from ..vectors import angle_deg, dot, norm, rotate, snap, terms
 from . import _arrows, _common, _snippet
 
-TITLE = "The dot product: two arrows, one number"
+TITLE = N_("The dot product: two arrows, one number")
 PAGE = "step-2/"
 HEIGHT = 640
 READOUTS = (
-    ("dot", "score q·k"), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", "angle"), ("cue", "the arrows are"),
+    ("dot", N_("score q·k")), ("q1k1", "q₁k₁"), ("q2k2", "q₂k₂"), ("angle", N_("angle")),
+    ("cue", N_("the arrows are")),
 )
 CONTROLS = (
-    Range("swing", "Swing k from aligned to opposed (degrees)", 0, 180, 1),
-    Play("swing", "Play the swing", stops=(0, 90, 180)),
+    Range("swing", N_("Swing k from aligned to opposed (degrees)"), 0, 180, 1),
+    Play("swing", N_("Play the swing"), stops=(0, 90, 180)),
 )
 PARAMS = _arrows.PARAMS
 prepare = _common.nothing_to_prepare
@@ -35,6 +37,14 @@ ALIGNED = 0.985
 """A cosine above this reads "aligned" (below minus this, "opposed")."""
 PERPENDICULAR = 0.035
 """A cosine within plus or minus this reads "perpendicular"."""
+CUES = {"undefined": N_("undefined (an arrow has length 0)"), "aligned": N_("aligned"), "opposed": N_("opposed"),
+        "perpendicular": N_("perpendicular"), "partly aligned": N_("partly aligned"),
+        "partly opposed": N_("partly opposed")}
+"""How the arrows lie, in words: the cue readout."""
+ARE = {"undefined": N_("the arrows are undefined (an arrow has length 0)"), "aligned": N_("the arrows are aligned"),
+       "opposed": N_("the arrows are opposed"), "perpendicular": N_("the arrows are perpendicular"),
+       "partly aligned": N_("the arrows are partly aligned"), "partly opposed": N_("the arrows are partly opposed")}
+"""The same as a sentence, under the terms' bars and in the accessible label."""
 State = _arrows.State
 parse = _arrows.parse
 
@@ -56,16 +66,16 @@ def update(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") == "swing":
         value = _common.number(event, "value")
         if not 0 <= value <= 180:
-            raise params.ParamError(f"swing must be a number from 0 to 180, got '{value}'")
+            raise params.ParamError(_("swing must be a number from 0 to 180, got '{value}'").format(value=value))
         return swung(state, value)
     return _arrows.move_tip(state, event)
 
 
-def cue(state: State) -> str:
-    """Aligned / perpendicular / opposed, in words, from the cosine of the angle."""
+def lie(state: State) -> str:
+    """How the arrows lie, a key of CUES, from the cosine of the angle."""
     nq, nk = norm(state.q), norm(state.k)
     if nq == 0 or nk == 0:
-        return "undefined (an arrow has length 0)"
+        return "undefined"
     cos = dot(state.q, state.k) / (nq * nk)
     if cos > ALIGNED:
         return "aligned"
@@ -74,6 +84,16 @@ def cue(state: State) -> str:
     if abs(cos) < PERPENDICULAR:
         return "perpendicular"
     return "partly aligned" if cos > 0 else "partly opposed"
+
+
+def cue(state: State) -> str:
+    """Aligned / perpendicular / opposed, in words, in the current language."""
+    return _(CUES[lie(state)])
+
+
+def arrows_are(state: State) -> str:
+    """"The arrows are ...", in the current language."""
+    return _(ARE[lie(state)])
 
 
 def derived_values(state: State) -> dict[str, str]:
@@ -90,7 +110,7 @@ def readouts(state: State) -> dict[str, str]:
         "dot": fmt(dot(state.q, state.k), 4),
         "q1k1": fmt(t[0], 4),
         "q2k2": fmt(t[1], 4),
-        "angle": "undefined" if a is None else f"{fmt(a, 1)}°",
+        "angle": _("undefined") if a is None else f"{fmt(a, 1)}°",
         "cue": cue(state),
     }
 
@@ -132,7 +152,7 @@ def _bars(state: State) -> list[str]:
     rows = (
         ("q₁k₁", zero, BAR_X(t1), 85, "sq-term1", t1),
         ("q₂k₂", BAR_X(t1), BAR_X(t1 + t2), 135, "sq-term2", t2),
-        ("sum", zero, BAR_X(total), 195, "sq-total", total),
+        (_("sum"), zero, BAR_X(total), 195, "sq-total", total),
     )
     for label, x0, x1, y, cls, value in rows:
         parts.append(marks.rect(x0, y, x1 - x0, 34, f"sq-bar {cls}"))
@@ -141,7 +161,7 @@ def _bars(state: State) -> list[str]:
         shift = 6 if x1 >= x0 else -6
         parts.append(text(max(x0, x1) + shift if x1 >= x0 else min(x0, x1) + shift, y + 22,
                           fmt(value, 4), "sq-value", anchor))
-    parts.append(text((BAR_LEFT + BAR_RIGHT) / 2, 300, f"the arrows are {cue(state)}", "sq-cue", "middle"))
+    parts.append(text((BAR_LEFT + BAR_RIGHT) / 2, 300, arrows_are(state), "sq-cue", "middle"))
     return parts
 
 
@@ -168,10 +188,11 @@ def _angle_arc(state: State) -> list[str]:
 
 def render(state: State) -> str:
     """Two SVGs, so a narrow screen can stack them: the arrows, and the terms adding up."""
-    label = (f"q = {_arrows.pair(state.q)} and k = {_arrows.pair(state.k)}; "
-             f"dot product {fmt(dot(state.q, state.k), 4)}; the arrows are {cue(state)}")
+    label = _("q = {q} and k = {k}; dot product {dot}; {arrows}").format(
+        q=_arrows.pair(state.q), k=_arrows.pair(state.k), dot=fmt(dot(state.q, state.k), 4), arrows=arrows_are(state))
     parts = _arrows.arrow_plane(PLANE, state.q, state.k, behind=_angle_arc(state))
     t1, t2 = terms(state.q, state.k)
-    bars_label = f"q1k1 = {fmt(t1, 4)} plus q2k2 = {fmt(t2, 4)} makes {fmt(dot(state.q, state.k), 4)}"
+    bars_label = _("q1k1 = {first} plus q2k2 = {second} makes {dot}").format(
+        first=fmt(t1, 4), second=fmt(t2, 4), dot=fmt(dot(state.q, state.k), 4))
     return (svg(380, 350, label, parts, "sq-dot-product", interactive=True)
             + svg(360, 320, bars_label, _bars(state), "sq-dot-product-terms"))

@@ -8,29 +8,30 @@ from typing import Any
 
 from .. import long_rows, marks, params, rows, stats
 from ..detmath import log
+from ..i18n import N_, _
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil
 from . import _chart, _common, _snippet
 
-TITLE = "Long rows: the largest weight as n grows"
+TITLE = N_("Long rows: the largest weight as n grows")
 PAGE = "long-rows/"
 HEIGHT = 560
-READOUTS = (("median-max-weight", "median largest weight"),
-            ("entropy-ratio", "median entropy / ln n"),
-            ("saturated", "saturated share (largest weight > 0.99)"))
+READOUTS = (("median-max-weight", N_("median largest weight")),
+            ("entropy-ratio", N_("median entropy / ln n")),
+            ("saturated", N_("saturated share (largest weight > 0.99)")))
 SCALINGS = (("sqrt", "q·k / √dₖ"), ("log-n", "q·k / √dₖ × s·ln n"))
 PARAMS = (
-    params.integer("n", 1024, 2, long_rows.MAX_N, "Keys per row: the length of each softmax.", control="range",
-                   label="n, keys per row", scale="log", sample="16"),
+    params.integer("n", 1024, 2, long_rows.MAX_N, N_("Keys per row: the length of each softmax."), control="range",
+                   label=N_("n, keys per row"), scale="log", sample="16"),
     _common.dk(64, control="range", label="dₖ", sample="16"),
     params.choice("scaling", "sqrt", SCALINGS,
-                  "sqrt: scores q·k/√d_k; log-n: those scores times s·ln n (Scalable-Softmax).",
-                  control="choice", label="scores"),
-    params.number("s", long_rows.DEFAULT_S, 0.05, 2, "The factor s of log-n scaling (1/ln 16 by default).",
-                  control="range", label="s (for × s·ln n)", step=0.01, sample="0.5"),
-    params.integer("rows", 200, 50, 1000, "How many rows (queries) are drawn.", control="range", label="rows",
-                   step=50, sample="100", advanced=True),
-    _common.seed(control="text", label="seed"),
+                  N_("sqrt: scores q·k/√d_k; log-n: those scores times s·ln n (Scalable-Softmax)."),
+                  control="choice", label=N_("scores")),
+    params.number("s", long_rows.DEFAULT_S, 0.05, 2, N_("The factor s of log-n scaling (1/ln 16 by default)."),
+                  control="range", label=N_("s (for × s·ln n)"), step=0.01, sample="0.5"),
+    params.integer("rows", 200, 50, 1000, N_("How many rows (queries) are drawn."), control="range",
+                   label=N_("rows"), step=50, sample="100", advanced=True),
+    _common.seed(control="text", label=N_("seed")),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over, and their scaling.")
@@ -45,7 +46,8 @@ TICK_CHAR = 6.2
 """A generous width of one character of an 11 px tick label, to choose the side of the 1/n line with room."""
 SERIES = {"sqrt": "sq-series--sqrt", "log-n": "sq-series--log-n"}
 NAMES = {"sqrt": "÷√dₖ", "log-n": "÷√dₖ × s·ln n"}
-SPOKEN = {"sqrt": "divided by the square root of d_k", "log-n": "also times s times ln n"}
+SPOKEN = {"sqrt": N_("divided by the square root of d_k"), "log-n": N_("also times s times ln n")}
+"""A scaling as an accessible label reads it (in English: translate with ``_``)."""
 
 
 def derived_values(state: State) -> dict[str, str]:
@@ -61,7 +63,8 @@ def parse(p: params.Params) -> Any:
 def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     """Draw the rows and both curves in slices; the rows ready so far are shown as a smaller state."""
     ready = long_rows.prepare(state.seed, state.rows, state.n, state.dk, state.scaling, state.s, deadline)
-    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
+    return None if ready >= state.rows else (replace(state, rows=ready),
+                                             _("drawing row {ready} of {rows}").format(ready=ready, rows=state.rows))
 
 
 def result(state: State) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -88,23 +91,25 @@ def _sup(k: int) -> str:
 
 def _histogram_panel(state: State, largest: tuple[float, ...], share: float) -> str:
     logs = [min(max(log10(v), LOG_LO), LOG_HI) for v in largest]
-    counts, _ = stats.histogram(logs, LOG_LO, LOG_HI, BINS)
+    counts = stats.histogram(logs, LOG_LO, LOG_HI, BINS)[0]
     shares = [c / len(largest) for c in counts]
     top = max(0.25, nice_ceil(max(shares) * 1.05))
     ax = _chart.axes(LOG_LO, LOG_HI, 0.0, top, top=PLOT_TOP)
     xt = [(float(k), "1" if k == 0 else f"10{_sup(k)}") for k in range(-4, 1)]
-    parts = _chart.frame(ax, "Largest weight of each row", xt, _chart.share_ticks(top),
-                         "largest weight, log scale (share of rows)")
+    parts = _chart.frame(ax, _("Largest weight of each row"), xt, _chart.share_ticks(top),
+                         _("largest weight, log scale (share of rows)"))
     parts.append(_chart.count_bars(ax, stats.edges(LOG_LO, LOG_HI, BINS), shares, "sq-bin"))
     x_sat = ax.x(log10(rows.SATURATED))
     parts.append(marks.line(x_sat, SAT_ROW - 10, x_sat, ax.y.r0, "sq-target"))
-    parts.append(text(x_sat - 4, SAT_ROW, f"> 0.99: {fmt(100 * share, 1)}% of rows", "sq-value", "end"))
+    parts.append(text(x_sat - 4, SAT_ROW, _("> 0.99: {share}% of rows").format(share=fmt(100 * share, 1)), "sq-value",
+                      "end"))
     x_even = ax.x(log10(1 / state.n))
     parts.append(marks.line(x_even, EVEN_ROW - 9, x_even, ax.y.r0, "sq-axis"))
     parts.append(_even_label(x_even, ax.x.r0, f"1/n = {sig(1 / state.n, 2)}"))
-    label = (f"Histogram, on a log axis, of the largest weight in each of {state.rows} rows of n = {state.n} keys: "
-             f"median {sig(rows.median(largest))}; an even row would give 1/n = {sig(1 / state.n, 2)}; "
-             f"{fmt(100 * share, 1)}% of rows are above 0.99")
+    label = _("Histogram, on a log axis, of the largest weight in each of {rows} rows of n = {n} keys: median "
+              "{median}; an even row would give 1/n = {even}; {share}% of rows are above 0.99").format(
+        rows=state.rows, n=state.n, median=sig(rows.median(largest)), even=sig(1 / state.n, 2),
+        share=fmt(100 * share, 1))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
@@ -124,7 +129,8 @@ def _curve_panel(state: State, current: float) -> str:
     step = 0.1 if top <= 0.5 else 0.25
     yt = [(k * step, fmt(k * step)) for k in range(int(top / step + 1e-9) + 1)]
     xt = [(log(float(n)) / log(2.0), str(n)) for n in (8, 64, 512, 4096)]
-    parts = _chart.frame(ax, f"Median largest weight, dₖ = {state.dk}", xt, yt, "n, keys per row (log scale)")
+    parts = _chart.frame(ax, _("Median largest weight, dₖ = {dk}").format(dk=state.dk), xt, yt,
+                         _("n, keys per row (log scale)"))
     if state.n >= long_rows.CHART_NS[0]:
         x = ax.x(log(float(state.n)) / log(2.0))
         parts.append(marks.line(x, ax.y(current), x, ax.y.r0, "sq-target"))
@@ -133,15 +139,16 @@ def _curve_panel(state: State, current: float) -> str:
     for name in long_rows.SCALINGS:
         parts.append(_chart.series(ax, xs, medians[name], SERIES[name]))
     parts += _chart.legend(150, 52, [(SERIES[d], NAMES[d]) for d in long_rows.SCALINGS])
-    label = (f"Median largest weight at n = 8, 16, ..., 4096 for d_k = {state.dk}; "
-             + "; ".join(f"{SPOKEN[d]}: " + ", ".join(sig(v, 2) for v in medians[d]) for d in long_rows.SCALINGS)
-             + f". The current n = {state.n} is marked.")
+    label = _("Median largest weight at n = 8, 16, ..., 4096 for d_k = {dk}; {curves}. The current n = {n} is "
+              "marked.").format(dk=state.dk, n=state.n, curves="; ".join(
+                  _("{divisor}: {values}").format(divisor=_(SPOKEN[d]), values=", ".join(sig(v, 2) for v in medians[d]))
+                  for d in long_rows.SCALINGS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
 def render(state: State) -> str:
     """Two panels: the rows' largest weights, and the median largest weight against n for both scalings."""
-    largest, _ = result(state)
+    largest = result(state)[0]
     share = saturated_share(largest)
     return _histogram_panel(state, largest, share) + _curve_panel(state, rows.median(largest))
 
@@ -158,10 +165,13 @@ def caption(state: State) -> str:
     """The caption's live line: which rows are drawn now and what their readouts say."""
     r = readouts(state)
     ratio = state.n * float(r["median-max-weight"])
-    rule = "with ÷√dₖ" if state.scaling == "sqrt" else f"with ÷√dₖ × s·ln n (s = {sig(state.s, 3)})"
-    return (f"{state.rows} rows of n = {state.n} keys each at dₖ = {state.dk}, {rule}: "
-            f"the median largest weight is {r['median-max-weight']}, {sig(ratio, 2)} times 1/n, and "
-            f"{fmt(100 * float(r['saturated']), 1)}% of rows are above 0.99, the mark of a spike.")
+    line = (_("{rows} rows of n = {n} keys each at dₖ = {dk}, with ÷√dₖ: the median largest weight is {median}, "
+              "{ratio} times 1/n, and {share}% of rows are above 0.99, the mark of a spike.")
+            if state.scaling == "sqrt" else
+            _("{rows} rows of n = {n} keys each at dₖ = {dk}, with ÷√dₖ × s·ln n (s = {s}): the median largest weight "
+              "is {median}, {ratio} times 1/n, and {share}% of rows are above 0.99, the mark of a spike."))
+    return line.format(rows=state.rows, n=state.n, dk=state.dk, s=sig(state.s, 3), median=r["median-max-weight"],
+                       ratio=sig(ratio, 2), share=fmt(100 * float(r["saturated"]), 1))
 
 
 def readouts(state: State) -> dict[str, str]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import marks, params
+from ..i18n import N_, _
 from ..params import ParamError
 from ..softmax import softmax
 from ..svg import fmt, sig, svg, text
@@ -21,10 +22,10 @@ from ..vectors import clamp
 from . import _common, _snippet
 from ._bars import Panel, axes, bar_panel, words
 
-TITLE = "Nudge one score: how much do the weights move?"
+TITLE = N_("Nudge one score: how much do the weights move?")
 PAGE = "step-5/"
 HEIGHT = 600
-READOUTS = (("largest-weight", "largest weight (before the nudge)"), ("weight-change", "total weight change"))
+READOUTS = (("largest-weight", N_("largest weight (before the nudge)")), ("weight-change", N_("total weight change")))
 SCORE_RANGE = 3.0
 STRETCH = (1 / 32, 16.0)
 MARKS = (("0.125", "1/8"), ("1", "1"), ("8", "8"))
@@ -33,13 +34,13 @@ unit-size ones stretched by √d_k, so ÷√d_k is a stretch of 1 and ÷d_k one 
 DELTA = (0.01, 1.0)
 PARAMS = (
     params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
-                  "Raw scores of a handful of words, each in [-3, 3].", control="text",
-                  label="scores (comma-separated, −3 to 3)", sample="1,0,-1"),
-    params.number("stretch", 8.0, *STRETCH, "What every score is multiplied by before softmax, from 1/32 to 16.",
-                  control="range", label="stretch", scale="log", presets=MARKS, sample="1"),
-    params.number("delta", 0.5, *DELTA, "How far the chosen score is nudged up, in [0.01, 1].",
-                  control="range", label="nudge", step=0.01, sample="0.1"),
-    params.integer("target", 3, 1, 8, "Which score is nudged: its position, 1 for the first.", sample="1"),
+                  N_("Raw scores of a handful of words, each in [-3, 3]."), control="text",
+                  label=N_("scores (comma-separated, −3 to 3)"), sample="1,0,-1"),
+    params.number("stretch", 8.0, *STRETCH, N_("What every score is multiplied by before softmax, from 1/32 to 16."),
+                  control="range", label=N_("stretch"), scale="log", presets=MARKS, sample="1"),
+    params.number("delta", 0.5, *DELTA, N_("How far the chosen score is nudged up, in [0.01, 1]."),
+                  control="range", label=N_("nudge"), step=0.01, sample="0.1"),
+    params.integer("target", 3, 1, 8, N_("Which score is nudged: its position, 1 for the first."), sample="1"),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "A row of scores, its stretch, and the nudge given to one of them.")
@@ -51,7 +52,6 @@ KEYS = {"ArrowUp": ("delta", 0.05, 0.2), "ArrowDown": ("delta", -0.05, -0.2),
         "ArrowRight": ("stretch", 1, 8), "ArrowLeft": ("stretch", -1, -8)}
 """Arrow keys on a score's handle: up and down change the nudge, right and left move the stretch one stop along
 its log slider (Shift: eight stops, a doubling)."""
-KEY_HELP = "up and down arrows change the nudge, right and left arrows the stretch"
 
 
 STRETCH_SLIDER = next(c for c in CONTROLS if c.kind == "range" and c.name == "stretch")
@@ -61,8 +61,8 @@ def parse(p: params.Params) -> Any:
     """State from ``scores``, ``stretch`` (1/32 to 16), ``delta`` (0.01 to 1) and ``target`` (1 to the number of scores)."""
     state = params.parse(PARAMS, State, p)
     if state.target > len(state.scores):
-        raise ParamError(f"target must be a whole number from 1 to {len(state.scores)}, the number of scores, "
-                         f"got '{state.target}'; nudge a score within the row first")
+        raise ParamError(_("target must be a whole number from 1 to {count}, the number of scores, got '{target}'; "
+                           "nudge a score within the row first").format(count=len(state.scores), target=state.target))
     return state
 
 
@@ -113,7 +113,8 @@ def render(state: State) -> str:
     t = state.target - 1
     before, after = weights(state)
     shown = [fmt(s) if i != t else "" for i, s in enumerate(state.scores)]
-    left = bar_panel(SCORES, state.scores, labels, f"scores s ({labels[t]} nudged up {fmt(state.delta)})",
+    left = bar_panel(SCORES, state.scores, labels,
+                     _("scores s ({word} nudged up {delta})").format(word=labels[t], delta=fmt(state.delta)),
                      "sq-term2", shown=shown, gap=18)
     x, w = SCORES.slot(t, len(state.scores))
     top, tip = SCORES.y(state.scores[t]), SCORES.y(state.scores[t] + state.delta)
@@ -122,10 +123,13 @@ def render(state: State) -> str:
     for i, s in enumerate(state.scores):
         x, w = SCORES.slot(i, len(state.scores))
         nudge = state.delta if i == t else 0.0
-        value = f"{labels[i]}: score {fmt(s)}" + (f", nudged up by {fmt(state.delta)}" if i == t else "")
-        left.append(marks.handle(x + w / 2, SCORES.y(s + nudge), f"t{i}", f"Nudge {labels[i]}: {KEY_HELP}",
+        value = (_("{word}: score {score}, nudged up by {delta}") if i == t else _("{word}: score {score}")).format(
+            word=labels[i], score=fmt(s), delta=fmt(state.delta))
+        label = _("Nudge {word}: up and down arrows change the nudge, right and left arrows the stretch").format(
+            word=labels[i])
+        left.append(marks.handle(x + w / 2, SCORES.y(s + nudge), f"t{i}", label,
                                  value, s + nudge, -SCORE_RANGE, SCORE_RANGE + DELTA[1], "sq-q"))
-    right = axes(WEIGHTS, f"weights softmax({sig(state.stretch, 3)} · s)")
+    right = axes(WEIGHTS, _("weights softmax({stretch} · s)").format(stretch=sig(state.stretch, 3)))
     for i, (a, b) in enumerate(zip(before, after)):
         x, w = WEIGHTS.slot(i, len(before))
         for value, offset, cls in ((a, 0.0, "sq-weight"), (b, w / 2, "sq-weight sq-weight--scaled")):
@@ -135,15 +139,18 @@ def render(state: State) -> str:
         right.append(text(x + w / 2, WEIGHTS.top + WEIGHTS.height + 16, labels[i], "sq-tick", "middle"))
     legend = WEIGHTS.top + WEIGHTS.height + 34
     right += [marks.rect(WEIGHTS.left, legend - 9, 10, 10, "sq-bar sq-weight"),
-              text(WEIGHTS.left + 14, legend, "before", "sq-tick"),
+              text(WEIGHTS.left + 14, legend, _("before"), "sq-tick"),
               marks.rect(WEIGHTS.left + 70, legend - 9, 10, 10, "sq-bar sq-weight sq-weight--scaled"),
-              text(WEIGHTS.left + 84, legend, "after the nudge", "sq-tick"),
-              text(WEIGHTS.left, legend + 18, "above each pair: its change", "sq-tick")]
-    return (svg(260, 340, f"Scores {', '.join(fmt(s) for s in state.scores)}, {labels[t]} nudged up by "
-                f"{fmt(state.delta)}; on a score's handle, {KEY_HELP}, or drag it up", left,
-                "sq-nudge sq-svg--stage", interactive=True)
-            + svg(260, 340, f"Weights at stretch {sig(state.stretch, 3)} before and after the nudge: largest weight "
-                  f"{fmt(max(before), 3)}, total change {sig(weight_change(state))}", right, "sq-svg--stage"))
+              text(WEIGHTS.left + 84, legend, _("after the nudge"), "sq-tick"),
+              text(WEIGHTS.left, legend + 18, _("above each pair: its change"), "sq-tick")]
+    scores_label = _("Scores {scores}, {word} nudged up by {delta}; on a score's handle, up and down arrows change "
+                     "the nudge, right and left arrows the stretch, or drag it up").format(
+        scores=", ".join(fmt(s) for s in state.scores), word=labels[t], delta=fmt(state.delta))
+    weights_label = _("Weights at stretch {stretch} before and after the nudge: largest weight {weight}, total change "
+                      "{change}").format(stretch=sig(state.stretch, 3), weight=fmt(max(before), 3),
+                                         change=sig(weight_change(state)))
+    return (svg(260, 340, scores_label, left, "sq-nudge sq-svg--stage", interactive=True)
+            + svg(260, 340, weights_label, right, "sq-svg--stage"))
 
 
 def readouts(state: State) -> dict[str, str]:

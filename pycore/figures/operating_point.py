@@ -14,28 +14,30 @@ from typing import Any
 
 from .. import marks, operating, params, rows
 from ..detmath import log
+from ..i18n import N_, _
 from ..svg import fmt, sig, svg, text
 from . import _chart, _common, _snippet
 
-TITLE = "Where each divisor leaves softmax as dₖ grows"
+TITLE = N_("Where each divisor leaves softmax as dₖ grows")
 PAGE = "step-6/"
 HEIGHT = 620
-READOUTS = (("dk", "dₖ"), ("max-weight-none", "largest weight, none"), ("max-weight-sqrt", "largest weight, ÷√dₖ"),
-            ("max-weight-dk", "largest weight, ÷dₖ"), ("moved-none", "a nudge moves, none"),
-            ("moved-sqrt", "a nudge moves, ÷√dₖ"), ("moved-dk", "a nudge moves, ÷dₖ"), ("one-over-n", "even: 1/n"))
+READOUTS = (("dk", "dₖ"), ("max-weight-none", N_("largest weight, none")),
+            ("max-weight-sqrt", N_("largest weight, ÷√dₖ")), ("max-weight-dk", N_("largest weight, ÷dₖ")),
+            ("moved-none", N_("a nudge moves, none")), ("moved-sqrt", N_("a nudge moves, ÷√dₖ")),
+            ("moved-dk", N_("a nudge moves, ÷dₖ")), ("one-over-n", N_("even: 1/n")))
 PARAMS = (
     _common.dk(64, control="range", label="dₖ", scale="log", sample="16"),
-    params.integer("n", 16, 2, 512, "Keys per row: the length of each softmax.", control="range",
-                   label="n (keys per row)", scale="log", sample="128"),
-    params.integer("rows", 500, 50, 2000, "How many rows (queries) are drawn.", control="range", label="rows",
-                   step=50, sample="100", advanced=True),
-    _common.seed(control="text", label="seed"),
+    params.integer("n", 16, 2, 512, N_("Keys per row: the length of each softmax."), control="range",
+                   label=N_("n (keys per row)"), scale="log", sample="128"),
+    params.integer("rows", 500, 50, 2000, N_("How many rows (queries) are drawn."), control="range",
+                   label=N_("rows"), step=50, sample="100", advanced=True),
+    _common.seed(control="text", label=N_("seed")),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "Which rows to follow across d_k: one query against n keys, rows times over.")
 derived_values = _common.no_derived_values
 update = _common.resample
-SERIES, NAMES = _common.SERIES, _common.NAMES
+SERIES = _common.SERIES
 MOVED_LO = -4
 """The nudge chart's axis starts at 10^MOVED_LO; a smaller median is drawn on the bottom edge and said so."""
 
@@ -56,7 +58,8 @@ def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     for o in _work(state):
         o.ensure(state.rows, deadline)
     ready = min(o.done for o in _work(state))
-    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
+    return None if ready >= state.rows else (replace(state, rows=ready),
+                                             _("drawing row {ready} of {rows}").format(ready=ready, rows=state.rows))
 
 
 def curves(state: Any) -> dict[str, dict[tuple[str, int], float]]:
@@ -87,31 +90,31 @@ def _marker(ax: _chart.Axes, state: Any) -> str:
 
 
 def _legend(y: float) -> list[str]:
-    return _chart.legend(56, y, [(SERIES[d], NAMES[d]) for d in rows.DIVISORS])
+    return _chart.legend(56, y, [(SERIES[d], _common.legend_name(d)) for d in rows.DIVISORS])
 
 
 def _weights_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
     ax = _chart.axes(0.0, 9.0, 0.0, 1.0)
-    parts = _chart.frame(ax, "Largest weight of a row (median)", _dk_axis(),
-                         [(v / 4, fmt(v / 4)) for v in range(5)], "dₖ (log scale)")
+    parts = _chart.frame(ax, _("Largest weight of a row (median)"), _dk_axis(),
+                         [(v / 4, fmt(v / 4)) for v in range(5)], _("dₖ (log scale)"))
     even = 1 / state.n
     parts.append(marks.line(ax.x.r0, ax.y(even), ax.x.r1, ax.y(even), "sq-guide"))
-    parts += [marks.line(196, 137, 214, 137, "sq-guide"), text(218, 141, "1/n: even", "sq-tick")]
+    parts += [marks.line(196, 137, 214, 137, "sq-guide"), text(218, 141, _("1/n: even"), "sq-tick")]
     parts.append(_marker(ax, state))
     xs = [_log2(dk) for dk in rows.CHART_DKS]
     for d in rows.DIVISORS:
         parts.append(_chart.series(ax, xs, [med[d, dk] for dk in rows.CHART_DKS], SERIES[d]))
-    parts += _chart.legend(196, 96, [(SERIES[d], NAMES[d]) for d in rows.DIVISORS])
-    label = "Median largest weight at d_k = 1 to 512: " + "; ".join(
-        f"{_common.SPOKEN[d]}: " + ", ".join(sig(med[d, dk], 2) for dk in rows.CHART_DKS) for d in rows.DIVISORS)
+    parts += _chart.legend(196, 96, [(SERIES[d], _common.legend_name(d)) for d in rows.DIVISORS])
+    label = _("Median largest weight at d_k = 1 to 512: {curves}").format(curves="; ".join(
+        _common.listed(d, ", ".join(sig(med[d, dk], 2) for dk in rows.CHART_DKS)) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
 def _moved_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
     ax = _chart.axes(0.0, 9.0, float(MOVED_LO), 0.0)
     yt = [(float(k), fmt(10.0 ** k, -MOVED_LO)) for k in range(MOVED_LO, 1)]
-    parts = _chart.frame(ax, f"Largest score nudged by {fmt(operating.NUDGE)}", _dk_axis(), yt,
-                         "dₖ (log scale; weights moved, log scale)")
+    parts = _chart.frame(ax, _("Largest score nudged by {nudge}").format(nudge=fmt(operating.NUDGE)), _dk_axis(), yt,
+                         _("dₖ (log scale; weights moved, log scale)"))
     parts.append(_marker(ax, state))
     xs = [_log2(dk) for dk in rows.CHART_DKS]
     below = []
@@ -120,14 +123,14 @@ def _moved_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
         parts.append(_chart.series(ax, xs, [max(y, MOVED_LO) for y in ys], SERIES[d]))
         off = [dk for dk, y in zip(rows.CHART_DKS, ys) if y < MOVED_LO]
         if off:
-            below.append(f"{NAMES[d]} below {fmt(10.0 ** MOVED_LO, -MOVED_LO)} from dₖ = {off[0]}")
+            below.append(_("{divisor} below {floor} from dₖ = {dk}").format(
+                divisor=_common.legend_name(d), floor=fmt(10.0 ** MOVED_LO, -MOVED_LO), dk=off[0]))
     for i, note in enumerate(below):
         parts.append(text(ax.x.r0 + 4, ax.y.r0 - 6 - 14 * i, note, "sq-tick"))
     parts += _legend(ax.y.r0 - 62)
-    label = (f"Median total change of the weights when the row's largest score is nudged up by {fmt(operating.NUDGE)}, at d_k = 1 "
-             "to 512, log scale: " + "; ".join(f"{_common.SPOKEN[d]}: " + ", ".join(sig(med[d, dk], 2)
-                                                                                   for dk in rows.CHART_DKS)
-                                              for d in rows.DIVISORS))
+    label = _("Median total change of the weights when the row's largest score is nudged up by {nudge}, at d_k = 1 "
+              "to 512, log scale: {curves}").format(nudge=fmt(operating.NUDGE), curves="; ".join(
+        _common.listed(d, ", ".join(sig(med[d, dk], 2) for dk in rows.CHART_DKS)) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
@@ -139,8 +142,8 @@ def render(state: Any) -> str:
 
 def caption(state: Any) -> str:
     """The caption's live line: which rows are followed, and where the marker stands."""
-    return (f"{state.rows} rows, each one query against n = {state.n} keys; the marker is at dₖ = {state.dk}, "
-            "where the readouts are taken.")
+    return _("{rows} rows, each one query against n = {n} keys; the marker is at dₖ = {dk}, where the readouts are "
+             "taken.").format(rows=state.rows, n=state.n, dk=state.dk)
 
 
 def readouts(state: Any) -> dict[str, str]:

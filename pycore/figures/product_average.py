@@ -16,26 +16,27 @@ from typing import Any
 
 from .. import marks, params
 from ..controls import Button
+from ..i18n import N_, _
 from ..sampling import normals
 from ..scales import Linear
 from ..svg import el, fmt, sig, svg, text
 from . import _common, _snippet
 
-TITLE = "The average of a product of independent numbers"
+TITLE = N_("The average of a product of independent numbers")
 PAGE = "step-4/"
 HEIGHT = 760
-READOUTS = (("pairs", "pairs drawn"), ("average", "average of the products a·b"),
-            ("positive", "share of products above 0"), ("target", "where the average goes: centre × centre"))
+READOUTS = (("pairs", N_("pairs drawn")), ("average", N_("average of the products a·b")),
+            ("positive", N_("share of products above 0")), ("target", N_("where the average goes: centre × centre")))
 MAX_PAIRS = 4096
 PARAMS = (
-    params.integer("pairs", 1024, 1, MAX_PAIRS, "How many pairs (a, b) are drawn.", control="range",
-                   label="pairs drawn", presets=tuple((str(n), str(n)) for n in (1, 10, 100, 1000)),
+    params.integer("pairs", 1024, 1, MAX_PAIRS, N_("How many pairs (a, b) are drawn."), control="range",
+                   label=N_("pairs drawn"), presets=tuple((str(n), str(n)) for n in (1, 10, 100, 1000)),
                    sample="40"),
-    params.number("centre", 0.0, -1, 1, "The centre both a and b are drawn around (0: centred on zero).",
-                  control="range", label="centre of a and b", step=0.1, sample="0.5"),
+    params.number("centre", 0.0, -1, 1, N_("The centre both a and b are drawn around (0: centred on zero)."),
+                  control="range", label=N_("centre of a and b"), step=0.1, sample="0.5"),
     _common.seed(),
 )
-ADD = Button("add", "Add one pair")
+ADD = Button("add", N_("Add one pair"))
 CONTROLS = (*params.controls(PARAMS), ADD, _common.RESAMPLE)
 State = params.state_class(PARAMS, "How many pairs of independent numbers, around which centre, from which seed.")
 derived_values = _common.no_derived_values
@@ -106,21 +107,27 @@ def readouts(state: State) -> dict[str, str]:
 def caption(state: State) -> str:
     """The caption's live line: how many pairs, around which centre, their products' signs, and their average."""
     r, above = readouts(state), above_zero(state)
-    count = f"{state.pairs} pair{'' if state.pairs == 1 else 's'}"
-    signs = f"{above} product{'' if above == 1 else 's'} above 0 and {state.pairs - above} below"
+    signs = (_("{above} product above 0 and {below} below") if above == 1
+             else _("{above} products above 0 and {below} below")).format(above=above, below=state.pairs - above)
     if state.centre == 0:
-        return (f"{count} of independent numbers centred on 0: {signs}; their average, {r['average']}, "
-                f"goes to 0 as pairs are added.")
-    m = fmt(state.centre, 1)
-    return (f"{count} of independent numbers both centred on {m}, not 0: {signs}; their average, {r['average']}, "
-            f"goes to {m} × {m} = {r['target']} as pairs are added.")
+        line = (_("{pairs} pair of independent numbers centred on 0: {signs}; their average, {average}, goes to 0 as "
+                  "pairs are added.") if state.pairs == 1 else
+                _("{pairs} pairs of independent numbers centred on 0: {signs}; their average, {average}, goes to 0 "
+                  "as pairs are added."))
+        return line.format(pairs=state.pairs, signs=signs, average=r["average"])
+    line = (_("{pairs} pair of independent numbers both centred on {m}, not 0: {signs}; their average, {average}, "
+              "goes to {m} × {m} = {target} as pairs are added.") if state.pairs == 1 else
+            _("{pairs} pairs of independent numbers both centred on {m}, not 0: {signs}; their average, {average}, "
+              "goes to {m} × {m} = {target} as pairs are added."))
+    return line.format(pairs=state.pairs, m=fmt(state.centre, 1), signs=signs, average=r["average"],
+                       target=r["target"])
 
 
 def _scatter(state: State) -> list[str]:
     """The newest pairs as dots in the (a, b) plane, the quadrants where a·b is above and below 0 shaded."""
     ox, oy = PLOT(0), PLOT_Y(0)
     left, right, top, bottom = PLOT(-EXTENT), PLOT(EXTENT), PLOT_Y(EXTENT), PLOT_Y(-EXTENT)
-    parts = [text(8, 20, "Each dot is a pair (a, b)", "sq-heading"),
+    parts = [text(8, 20, _("Each dot is a pair (a, b)"), "sq-heading"),
              marks.rect(ox, top, right - ox, oy - top, "sq-quad sq-quad--pos"),
              marks.rect(left, oy, ox - left, bottom - oy, "sq-quad sq-quad--pos"),
              marks.rect(left, top, ox - left, oy - top, "sq-quad sq-quad--neg"),
@@ -141,27 +148,32 @@ def _scatter(state: State) -> list[str]:
     parts.append(el("g", {"class": "sq-pairs"}, dots))
     a, b = drawn[-1]
     parts.append(el("circle", {"cx": fmt(PLOT.clamped(a)), "cy": fmt(PLOT_Y.clamped(b)), "r": 7, "class": "sq-newest"}))
-    parts.append(text(8, 42, f"newest: a = {fmt(a, 2)}, b = {fmt(b, 2)}, a·b = {fmt(a * b, 2)}", "sq-tick"))
+    parts.append(text(8, 42, _("newest: a = {a}, b = {b}, a·b = {ab}").format(a=fmt(a, 2), b=fmt(b, 2),
+                                                                               ab=fmt(a * b, 2)), "sq-tick"))
     above = above_zero(state)
-    parts.append(text(8, bottom + 38, f"{above} products above 0, {state.pairs - above} below", "sq-value"))
+    parts.append(text(8, bottom + 38, _("{above} products above 0, {below} below").format(
+        above=above, below=state.pairs - above), "sq-value"))
     if state.pairs > DOTS:
-        parts.append(text(8, bottom + 56, f"(the newest {DOTS} of {state.pairs} pairs shown)", "sq-tick"))
+        parts.append(text(8, bottom + 56, _("(the newest {dots} of {pairs} pairs shown)").format(
+            dots=DOTS, pairs=state.pairs), "sq-tick"))
     return parts
 
 
 def _running(state: State) -> list[str]:
     """The average of the products so far against the number of pairs (log scale), and the line it goes to."""
     averages = running_average(state)
-    parts = [text(8, 20, "The average of a·b so far", "sq-heading")]
+    parts = [text(8, 20, _("The average of a·b so far"), "sq-heading")]
     for v in (-2, -1, 0, 1, 2):
         parts.append(marks.line(RUN_X.r0, RUN_Y(v), RUN_X.r1, RUN_Y(v), "sq-axis" if v == 0 else "sq-grid"))
         parts.append(text(RUN_X.r0 - 6, RUN_Y(v) + 4, fmt(v), "sq-tick", "end"))
     for n in (1, 4, 16, 64, 256, 1024, 4096):
         parts.append(text(RUN_X(math.log(n)), RUN_Y.r0 + 16, str(n), "sq-tick", "middle"))
-    parts.append(text((RUN_X.r0 + RUN_X.r1) / 2, RUN_Y.r0 + 34, "pairs drawn (each step × 4)", "sq-tick", "middle"))
+    parts.append(text((RUN_X.r0 + RUN_X.r1) / 2, RUN_Y.r0 + 34, _("pairs drawn (each step × 4)"), "sq-tick",
+                      "middle"))
     goal = RUN_Y(target(state))
     parts.append(marks.line(RUN_X.r0, goal, RUN_X.r1, goal, "sq-target"))
-    parts.append(text(RUN_X.r1, goal - 8, f"goes to {fmt(target(state), 2)}", "sq-value", "end"))
+    parts.append(text(RUN_X.r1, goal - 8, _("goes to {target}").format(target=fmt(target(state), 2)), "sq-value",
+                      "end"))
     points, last = [], -math.inf
     for n, avg in enumerate(averages, start=1):
         x = RUN_X(math.log(n))
@@ -171,18 +183,19 @@ def _running(state: State) -> list[str]:
     parts.append(marks.polyline(points, "sq-running"))
     x, y = points[-1]
     parts.append(el("circle", {"cx": fmt(x), "cy": fmt(y), "r": 4.5, "class": "sq-running-now"}))
-    parts.append(text(8, 44, f"after {state.pairs} pair{'' if state.pairs == 1 else 's'}: {sig(averages[-1], 3)}",
-                      "sq-value"))
+    after = _("after {pairs} pair: {average}") if state.pairs == 1 else _("after {pairs} pairs: {average}")
+    parts.append(text(8, 44, after.format(pairs=state.pairs, average=sig(averages[-1], 3)), "sq-value"))
     return parts
 
 
 def render(state: State) -> str:
     """Two SVGs, so a narrow screen can stack them: the pairs and their signs, and the running average."""
     r = readouts(state)
-    scatter_label = (f"{state.pairs} pairs (a, b) of independent numbers centred on {fmt(state.centre, 1)}; "
-                     f"a share of {r['positive']} of their products is above 0")
-    running_label = (f"The average of the products after {state.pairs} pairs is {r['average']}, "
-                     f"going to {r['target']}")
+    scatter_label = _("{pairs} pairs (a, b) of independent numbers centred on {centre}; a share of {share} of their "
+                      "products is above 0").format(pairs=state.pairs, centre=fmt(state.centre, 1),
+                                                    share=r["positive"])
+    running_label = _("The average of the products after {pairs} pairs is {average}, going to {target}").format(
+        pairs=state.pairs, average=r["average"], target=r["target"])
     return (svg(320, 390, scatter_label, _scatter(state), "sq-product-pairs")
             + svg(320, 390, running_label, _running(state), "sq-product-average"))
 

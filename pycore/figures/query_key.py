@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..i18n import N_, _
 from ..svg import svg
 from . import _arrows, _snippet
 from ._common import no_derived_values, nothing_to_prepare
 
-TITLE = "Query and key: two arrows"
+TITLE = N_("Query and key: two arrows")
 PAGE = "step-1/"
 HEIGHT = 520
 READOUTS = (("q", "q"), ("k", "k"))
@@ -29,7 +30,7 @@ def update(state: State, event: Mapping[str, Any]) -> State:
 
 def render(state: State) -> str:
     """The plane with both arrows."""
-    label = f"Two arrows from one origin: q = {_arrows.pair(state.q)}, k = {_arrows.pair(state.k)}"
+    label = _("Two arrows from one origin: q = {q}, k = {k}").format(q=_arrows.pair(state.q), k=_arrows.pair(state.k))
     return svg(380, 350, label, _arrows.arrow_plane(PLANE, state.q, state.k), "sq-query-key", interactive=True)
 
 

@@ -8,26 +8,27 @@ from typing import Any
 
 from .. import marks, params, rows, stats
 from ..detmath import log
+from ..i18n import N_, _
 from ..svg import fmt, sig, svg, text
 from . import _chart, _common, _hist, _snippet
 
-TITLE = "Saturation over many rows"
+TITLE = N_("Saturation over many rows")
 PAGE = "step-5/"
 HEIGHT = 760
-READOUTS = (("saturated", "saturated share (largest weight > 0.99)"),
-            ("median-max-weight", "median largest weight"),
-            ("median-jacobian", "median ‖J‖"),
-            ("median-grad-q", "median ‖∂p/∂q‖"))
+READOUTS = (("saturated", N_("saturated share (largest weight > 0.99)")),
+            ("median-max-weight", N_("median largest weight")),
+            ("median-jacobian", N_("median ‖J‖")),
+            ("median-grad-q", N_("median ‖∂p/∂q‖")))
 PARAMS = (
     _common.dk(64, control="range", label="dₖ", sample="128"),
-    params.integer("n", 16, 2, 512, "Keys per row: the length of each softmax.", control="range",
-                   label="n (keys per row)", sample="8"),
-    _common.divisor("none", control="choice", label="divide by"),
-    params.integer("rows", 500, 50, 2000, "How many rows (queries) are drawn.", control="range", label="rows",
-                   step=50, sample="100", advanced=True),
-    _common.seed(control="text", label="seed"),
-    params.choice("gradients", "show", (("show", "show"), ("hide", "hide")),
-                  "Whether the panel of gradient sizes (‖J‖ and ‖∂p/∂q‖ on a log axis) is drawn."),
+    params.integer("n", 16, 2, 512, N_("Keys per row: the length of each softmax."), control="range",
+                   label=N_("n (keys per row)"), sample="8"),
+    _common.divisor("none", control="choice", label=N_("divide by")),
+    params.integer("rows", 500, 50, 2000, N_("How many rows (queries) are drawn."), control="range",
+                   label=N_("rows"), step=50, sample="100", advanced=True),
+    _common.seed(control="text", label=N_("seed")),
+    params.choice("gradients", "show", (("show", N_("show")), ("hide", N_("hide"))),
+                  N_("Whether the panel of gradient sizes (‖J‖ and ‖∂p/∂q‖ on a log axis) is drawn.")),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
 State = params.state_class(PARAMS, "Which rows to draw: one query against n keys, rows times over.")
@@ -36,7 +37,7 @@ update = _common.resample
 
 LOG_LO, LOG_HI, LOG_BINS = -8.0, 2.0, 40
 """The gradient panel's axis: log10 of the norm; smaller norms (and exact zeros) pile into the first bin."""
-SERIES, NAMES = _common.SERIES, _common.NAMES
+SERIES = _common.SERIES
 
 
 def parse(p: params.Params) -> Any:
@@ -47,7 +48,8 @@ def parse(p: params.Params) -> Any:
 def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     """Draw the rows in slices; the rows drawn so far are shown as a smaller state."""
     ready = rows.prepare(state.seed, state.rows, state.n, state.dk, state.divisor, deadline)
-    return None if ready >= state.rows else (replace(state, rows=ready), f"drawing row {ready} of {state.rows}")
+    return None if ready >= state.rows else (replace(state, rows=ready),
+                                             _("drawing row {ready} of {rows}").format(ready=ready, rows=state.rows))
 
 
 def result(state: State) -> rows.Rows:
@@ -63,7 +65,7 @@ def log10(x: float) -> float:
 def _shares(values: list[float], lo: float, hi: float, bins: int) -> list[float]:
     """Share of the values in each bin; values below lo count in the first bin, above hi in the last."""
     clipped = [lo if v < lo else hi if v > hi else v for v in values]
-    counts, _ = stats.histogram(clipped, lo, hi, bins)
+    counts = stats.histogram(clipped, lo, hi, bins)[0]
     return [c / len(values) for c in counts]
 
 
@@ -72,14 +74,14 @@ def _weights_panel(state: State, r: rows.Rows, share: float) -> str:
     shares = _shares(list(r.max_weight), 0.0, 1.0, 20)
     top = max(0.25, math.ceil(max(shares) * 4 + 0.001) / 4)
     ax = _chart.axes(0.0, 1.0, 0.0, top)
-    parts = _chart.frame(ax, "Largest weight of each row", [(v / 4, fmt(v / 4)) for v in range(5)],
-                         _chart.share_ticks(top), "largest weight (share of rows per bin)")
+    parts = _chart.frame(ax, _("Largest weight of each row"), [(v / 4, fmt(v / 4)) for v in range(5)],
+                         _chart.share_ticks(top), _("largest weight (share of rows per bin)"))
     parts.append(_chart.count_bars(ax, edges, shares, "sq-bin"))
     x = ax.x(rows.SATURATED)
     parts.append(marks.line(x, ax.y.r1 - 4, x, ax.y.r0, "sq-target"))
     parts.append(text(x - 4, ax.y.r1 + 8, f"> 0.99: {fmt(100 * share, 1)}%", "sq-value", "end"))
-    label = (f"Histogram of the largest weight in each of {state.rows} rows; {fmt(100 * share, 1)}% of rows "
-             f"are above 0.99")
+    label = _("Histogram of the largest weight in each of {rows} rows; {share}% of rows are above 0.99").format(
+        rows=state.rows, share=fmt(100 * share, 1))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
@@ -90,16 +92,16 @@ def _gradient_panel(state: State, r: rows.Rows) -> str:
     top = max(0.25, math.ceil(max(j + g) * 10 + 0.001) / 10)
     ax = _chart.axes(LOG_LO, LOG_HI, 0.0, top)
     xt = [(v, "1" if v == 0 else f"10{_sup(int(v))}") for v in (-8.0, -6.0, -4.0, -2.0, 0.0, 2.0)]
-    parts = _chart.frame(ax, "Gradient size of each row", xt, _chart.share_ticks(top),
-                         "norm, log scale (share of rows per bin)")
+    parts = _chart.frame(ax, _("Gradient size of each row"), xt, _chart.share_ticks(top),
+                         _("norm, log scale (share of rows per bin)"))
     parts.append(_chart.step_line(ax, edges, j, "sq-series--jac"))
     parts.append(_chart.step_line(ax, edges, g, "sq-series--gq"))
     n_grad = len(r.grad_q)
-    gq_label = "‖∂p/∂q‖" + ("" if n_grad == state.rows else f", first {n_grad} rows")
+    gq_label = "‖∂p/∂q‖" if n_grad == state.rows else _("‖∂p/∂q‖, first {rows} rows").format(rows=n_grad)
     parts += _chart.legend(56, 52, [("sq-series--jac", "‖J‖ (softmax)"), ("sq-series--gq", gq_label)])
-    label = (f"Histograms on a log axis of two gradient sizes per row: the softmax Jacobian norm, median "
-             f"{sig(rows.median(r.jacobian))}, and the norm of the weights' gradient with respect to the query, "
-             f"median {sig(rows.median(r.grad_q))}")
+    label = _("Histograms on a log axis of two gradient sizes per row: the softmax Jacobian norm, median {jacobian}, "
+              "and the norm of the weights' gradient with respect to the query, median {grad_q}").format(
+        jacobian=sig(rows.median(r.jacobian)), grad_q=sig(rows.median(r.grad_q)))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
@@ -113,16 +115,15 @@ def _curve_panel(state: State) -> str:
     xs = [log(dk) / log(2.0) for dk in rows.CHART_DKS]
     ax = _chart.axes(0.0, 9.0, 0.0, 1.0)
     xt = [(log(dk) / log(2.0), str(dk)) for dk in (1, 4, 16, 64, 256)]
-    parts = _chart.frame(ax, f"Saturated share against dₖ, n = {state.n}", xt, _chart.share_ticks(1.0),
-                         "dₖ (log scale)")
+    parts = _chart.frame(ax, _("Saturated share against dₖ, n = {n}").format(n=state.n), xt,
+                         _chart.share_ticks(1.0), _("dₖ (log scale)"))
     x = ax.x(log(state.dk) / log(2.0))
     parts.append(marks.line(x, ax.y.r1, x, ax.y.r0, "sq-target"))
     for divisor in rows.DIVISORS:
         parts.append(_chart.series(ax, xs, curves[divisor], SERIES[divisor]))
-    parts += _chart.legend(56, 52, [(SERIES[d], NAMES[d]) for d in rows.DIVISORS])
-    label = "Share of saturated rows at d_k = 1 to 512: " + "; ".join(
-        f"{_common.SPOKEN[d]}: "
-        + ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d]) for d in rows.DIVISORS)
+    parts += _chart.legend(56, 52, [(SERIES[d], _common.legend_name(d)) for d in rows.DIVISORS])
+    label = _("Share of saturated rows at d_k = 1 to 512: {curves}").format(curves="; ".join(
+        _common.listed(d, ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d])) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
 
@@ -136,8 +137,8 @@ def render(state: State) -> str:
 
 def caption(state: State) -> str:
     """The caption's live line: which rows are drawn now."""
-    return (f"{state.rows} rows, each one query against n = {state.n} keys, "
-            f"{_hist.divisor_label(state.dk, state.divisor)}, at dₖ = {state.dk}.")
+    return _("{rows} rows, each one query against n = {n} keys, {scaling}, at dₖ = {dk}.").format(
+        rows=state.rows, n=state.n, scaling=_hist.divisor_label(state.dk, state.divisor), dk=state.dk)
 
 
 def readouts(state: State) -> dict[str, str]:

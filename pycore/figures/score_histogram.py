@@ -7,28 +7,31 @@ from functools import lru_cache
 from typing import Any
 
 from .. import params, stats
+from ..i18n import N_, _
 from ..pool import pool
 from ..rows import divisor_value
 from ..svg import fmt, sig, svg, text
 from . import _common, _hist, _snippet
 
-TITLE = "The score q·k for random vectors"
+TITLE = N_("The score q·k for random vectors")
 PAGE = "step-3/"
 HEIGHT = 520
-READOUTS = (("dk", "dₖ"), ("variance", "variance"), ("std", "standard deviation"), ("theory", "theory dₖ/c²"))
+READOUTS = (("dk", "dₖ"), ("variance", N_("variance")), ("std", N_("standard deviation")),
+            ("theory", N_("theory dₖ/c²")))
 PARAMS = (
     _common.dk(8, control="range", label="dₖ", sample="64"),
-    _common.divisor("none", control="choice", label="divide by"),
-    params.integer("n", 4000, 100, 10000, "How many (query, key) pairs are sampled.", control="range",
-                   label="samples", step=100, sample="2000", advanced=True),
+    _common.divisor("none", control="choice", label=N_("divide by")),
+    params.integer("n", 4000, 100, 10000, N_("How many (query, key) pairs are sampled."), control="range",
+                   label=N_("samples"), step=100, sample="2000", advanced=True),
     _common.seed(),
-    params.auto_number("xmax", 0.1, 1000, "Half-width of the x axis, or auto (four standard deviations, rounded).",
+    params.auto_number("xmax", 0.1, 1000,
+                       N_("Half-width of the x axis, or auto (four standard deviations, rounded)."),
                        sample="20", advanced=True),
-    params.integer("bins", 64, 10, 200, "Number of histogram bins.", advanced=True),
-    params.auto_number("ymax", 0.001, 100, "Top of the density axis, or auto (the tallest bar); fix it to compare "
-                       "panels.", sample="0.5", advanced=True),
-    params.choice("curves", "both", (("both", "exact law and normal bell"), ("none", "none")),
-                  "Curves over the bars: both (the exact law, solid, and the normal bell, dashed) or none.",
+    params.integer("bins", 64, 10, 200, N_("Number of histogram bins."), advanced=True),
+    params.auto_number("ymax", 0.001, 100, N_("Top of the density axis, or auto (the tallest bar); fix it to compare "
+                       "panels."), sample="0.5", advanced=True),
+    params.choice("curves", "both", (("both", N_("exact law and normal bell")), ("none", N_("none"))),
+                  N_("Curves over the bars: both (the exact law, solid, and the normal bell, dashed) or none."),
                   advanced=True),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
@@ -71,12 +74,14 @@ def render(state: State) -> str:
     values = scaled(state)
     scaling = _hist.divisor_label(state.dk, state.divisor)
     ymax = None if state.ymax == "auto" else float(state.ymax)
-    parts, _ = _hist.histogram(values, state.dk, c, xmax(state), state.bins, f"dₖ = {state.dk}, {scaling}", ymax,
-                               curves=state.curves == "both")
+    title = _("dₖ = {dk}, {scaling}").format(dk=state.dk, scaling=scaling)
+    parts = _hist.histogram(values, state.dk, c, xmax(state), state.bins, title, ymax,
+                            curves=state.curves == "both")[0]
     if state.curves == "both":
-        parts.append(text(160, 214, "bars: samples · solid: exact law · dashed: normal", "sq-tick", "middle"))
+        parts.append(text(160, 214, _("bars: samples · solid: exact law · dashed: normal"), "sq-tick", "middle"))
     half = fmt(xmax(state), 3)
-    label = f"Histogram of {state.n} scores for dₖ = {state.dk}, {scaling}, on an axis from −{half} to {half}"
+    label = _("Histogram of {n} scores for dₖ = {dk}, {scaling}, on an axis from −{half} to {half}").format(
+        n=state.n, dk=state.dk, scaling=scaling, half=half)
     return svg(320, 222, label, parts, "sq-score-histogram")
 
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import params
+from ..i18n import N_, _
 from ..softmax import entropy, jacobian_norm, softmax
 from ..params import ParamError
 from ..svg import fmt, sig, svg, text
@@ -18,20 +19,20 @@ from ..vectors import clamp, snap
 from . import _common, _snippet
 from ._bars import Panel, bar_panel, words
 
-TITLE = "Softmax: gentle scores and stretched scores"
+TITLE = N_("Softmax: gentle scores and stretched scores")
 PAGE = "step-5/"
 HEIGHT = 620
-READOUTS = (("stretch", "stretch"), ("max-weight", "largest weight"), ("entropy", "entropy (nats)"),
-            ("gradient", "gradient signal ‖J‖"))
+READOUTS = (("stretch", N_("stretch")), ("max-weight", N_("largest weight")), ("entropy", N_("entropy (nats)")),
+            ("gradient", N_("gradient signal ‖J‖")))
 SCORE_RANGE = 3.0
 ALIAS = "c"
 """The stretch's name before it was renamed, still accepted in addresses and markers."""
 PARAMS = (
     params.vector("scores", (0.9, -0.3, 1.6, 0.2, -1.1), (2, 8), -SCORE_RANGE, SCORE_RANGE,
-                  "Raw scores of a handful of words, each in [-3, 3].", control="text",
-                  label="raw scores (comma-separated, −3 to 3)", sample="1,0,-1"),
-    params.number("stretch", 8.0, 0, 64, "What every score is multiplied by in the right-hand panel, in [0, 64] "
-                  f"(old links may call it {ALIAS}).", control="range", label="stretch", step=0.5, sample="2.5",
+                  N_("Raw scores of a handful of words, each in [-3, 3]."), control="text",
+                  label=N_("raw scores (comma-separated, −3 to 3)"), sample="1,0,-1"),
+    params.number("stretch", 8.0, 0, 64, N_("What every score is multiplied by in the right-hand panel, in [0, 64] "
+                  "(old links may call it c)."), control="range", label=N_("stretch"), step=0.5, sample="2.5",
                   presets=(("1", "1"), ("8", "8 = √64"), ("16", "16 = √256"))),
 )
 CONTROLS = params.controls(PARAMS)
@@ -48,7 +49,7 @@ def parse(p: params.Params) -> Any:
     """State from ``scores`` (2 to 8 numbers in [-3, 3]) and ``stretch`` (0 to 64), which may be called ``c``."""
     if ALIAS in p:
         if "stretch" in p:
-            raise ParamError(f"give stretch or its old name {ALIAS}, not both")
+            raise ParamError(_("give stretch or its old name {alias}, not both").format(alias=ALIAS))
         p = {("stretch" if name == ALIAS else name): value for name, value in p.items()}
     return params.parse(PARAMS, State, p)
 
@@ -72,7 +73,7 @@ def update(state: Any, event: Mapping[str, Any]) -> Any:
 def summary(p: list[float]) -> str:
     """The one-line description under a weights panel, in Step 5's words (entropy and ‖J‖ are readouts for
     the expert, who may show them in a marker's ``readouts``)."""
-    return f"largest weight {fmt(max(p), 3)}"
+    return _("largest weight {weight}").format(weight=fmt(max(p), 3))
 
 
 def render(state: State) -> str:
@@ -80,17 +81,19 @@ def render(state: State) -> str:
     labels = words(len(state.scores))
     gentle = softmax(state.scores)
     scaled = softmax([state.stretch * s for s in state.scores])
-    raw_label = f"Raw scores {', '.join(fmt(s) for s in state.scores)}; drag a bar to change its score"
-    raw = bar_panel(RAW, state.scores, labels, "raw scores s", "sq-term2", handles="s", handle_label="score of")
+    raw_label = _("Raw scores {scores}; drag a bar to change its score").format(
+        scores=", ".join(fmt(s) for s in state.scores))
+    raw = bar_panel(RAW, state.scores, labels, _("raw scores s"), "sq-term2", handles="s",
+                    handle_label=_("score of {word}"))
     gentle_parts = bar_panel(WEIGHTS, gentle, labels, "softmax(s)", "sq-weight")
     gentle_parts.append(text(WEIGHTS.left, 318, summary(gentle), "sq-tick"))
     scaled_parts = bar_panel(WEIGHTS, scaled, labels, f"softmax({fmt(state.stretch, 2)} · s)", "sq-weight sq-weight--scaled")
     scaled_parts.append(text(WEIGHTS.left, 318, summary(scaled), "sq-tick"))
     return (svg(230, 330, raw_label, raw, "sq-softmax-spike sq-svg--stage", interactive=True)
-            + svg(230, 330, f"Softmax of the raw scores: largest weight {fmt(max(gentle), 2)}", gentle_parts,
-                  "sq-svg--stage")
-            + svg(230, 330, f"Softmax after stretching by {fmt(state.stretch)}: largest weight {fmt(max(scaled), 3)}",
-                  scaled_parts, "sq-svg--stage"))
+            + svg(230, 330, _("Softmax of the raw scores: largest weight {weight}").format(weight=fmt(max(gentle), 2)),
+                  gentle_parts, "sq-svg--stage")
+            + svg(230, 330, _("Softmax after stretching by {stretch}: largest weight {weight}").format(
+                stretch=fmt(state.stretch), weight=fmt(max(scaled), 3)), scaled_parts, "sq-svg--stage"))
 
 
 def readouts(state: State) -> dict[str, str]:

@@ -7,23 +7,25 @@ import random
 from typing import Any
 
 from .. import marks, params, rows, stats
+from ..i18n import N_, _
 from ..pool import pool
 from ..sampling import normals
 from ..svg import fmt, sig, svg, text
 from ..vectors import dot
 from . import _chart, _common, _hist, _snippet
 
-TITLE = "The whole argument in one picture"
+TITLE = N_("The whole argument in one picture")
 PAGE = "summary/"
 HEIGHT = 720
-READOUTS = (("dk", "dₖ"), ("score-std", "standard deviation of q·k"),
-            ("scaled-std", "standard deviation after the scaling stage"),
-            ("saturated", "saturated rows (largest weight > 0.99)"),
-            ("max-weight", "median largest weight"), ("gradient", "median ‖J‖"))
+READOUTS = (("dk", "dₖ"), ("score-std", N_("standard deviation of q·k")),
+            ("scaled-std", N_("standard deviation after the scaling stage")),
+            ("saturated", N_("saturated rows (largest weight > 0.99)")),
+            ("max-weight", N_("median largest weight")), ("gradient", N_("median ‖J‖")))
 PARAMS = (
     _common.dk(64, control="range", label="dₖ", sample="256"),
-    params.choice("scaling", "on", (("on", "on"), ("off", "removed")),
-                  "on: scores are divided by √d_k; off: the stage is removed.", control="choice", label="÷√dₖ stage"),
+    params.choice("scaling", "on", (("on", N_("on")), ("off", N_("removed"))),
+                  N_("on: scores are divided by √d_k; off: the stage is removed."), control="choice",
+                  label=N_("÷√dₖ stage")),
     _common.seed(),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)
@@ -38,7 +40,7 @@ def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     if partial is not None:
         return partial
     ready = rows.prepare(state.seed, ROWS, WORDS, state.dk, "sqrt" if state.scaling == "on" else "none", deadline)
-    return None if ready >= ROWS else (None, f"softmax of row {ready} of {ROWS}")
+    return None if ready >= ROWS else (None, _("softmax of row {ready} of {rows}").format(ready=ready, rows=ROWS))
 WORDS = 8
 ROWS = 500
 """Stage 6 looks at this many rows of WORDS keys each, one query per row."""
@@ -69,24 +71,23 @@ def many(state: State) -> rows.Rows:
 
 
 def verdict(share: float) -> str:
-    """Stage 6's headline, read off the saturated share beside it."""
+    """Stage 6's headline, read off the saturated share beside it, in the current language."""
     if share == 0:
-        return "no row saturates"
-    return f"{fmt(100 * share, 0 if share >= 0.1 else 1)}% of rows saturate"
+        return _("no row saturates")
+    return _("{share}% of rows saturate").format(share=fmt(100 * share, 0 if share >= 0.1 else 1))
 
 
 W, H = 214, 184
 """Each stage is its own small SVG, so the six wrap into rows that fit the screen."""
 
 
-def count(n: int, word: str) -> str:
-    """``n`` and a noun, singular for one: "1 product", "8 products"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def coordinates_shown(dk: int) -> str:
-    """What the arrows' stage draws of d_k coordinates: the first two, or all there are."""
-    return {1: "its only coordinate, on the x axis", 2: "both coordinates"}.get(dk, f"first 2 of {dk} coordinates")
+    """What the arrows' stage draws of d_k coordinates: the first two, or all there are (in the current language)."""
+    if dk == 1:
+        return _("its only coordinate, on the x axis")
+    if dk == 2:
+        return _("both coordinates")
+    return _("first 2 of {dk} coordinates").format(dk=dk)
 
 
 def _stage(title: str, label: str, inner: list[str]) -> str:
@@ -111,36 +112,42 @@ def render(state: State) -> str:
         x, y = plane.x.clamped(v[0]), plane.y.clamped(v[1] if len(v) > 1 else 0.0)
         arrow_parts.append(marks.arrow(ox, oy, x, y, cls, head=8))
     arrow_parts.append(text(W / 2, 172, coordinates_shown(state.dk), "sq-tick", "middle"))
-    raw_parts, _ = _hist.histogram(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, None, frame=HIST)
-    tame_parts, _ = _hist.histogram(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, None, frame=HIST)
+    raw_parts = _hist.histogram(scores, state.dk, 1.0, _hist.auto_xmax(state.dk, 1.0), 40, None, frame=HIST)[0]
+    tame_parts = _hist.histogram(scaled, state.dk, c, _hist.auto_xmax(state.dk, c), 40, None, frame=HIST)[0]
     if state.scaling == "on":
-        stage4 = _stage("4 · divide by √dₖ", f"divide by the square root of {state.dk}", [
+        stage4 = _stage(_("4 · divide by √dₖ"), _("divide by the square root of {dk}").format(dk=state.dk), [
             text(W / 2, 92, f"÷ √{state.dk} = {fmt(math.sqrt(state.dk), 3)}", "sq-big", "middle"),
-            text(W / 2, 122, "variance dₖ → 1", "sq-tick", "middle")])
+            text(W / 2, 122, _("variance dₖ → 1"), "sq-tick", "middle")])
     else:
-        stage4 = _stage("4 · (stage removed)", "the scaling stage is removed", [
+        stage4 = _stage(_("4 · (stage removed)"), _("the scaling stage is removed"), [
             marks.line(30, 40, 184, 160, "sq-strike"), marks.line(184, 40, 30, 160, "sq-strike"),
-            text(W / 2, 174, "scores go through unchanged", "sq-tick", "middle")])
+            text(W / 2, 174, _("scores go through unchanged"), "sq-tick", "middle")])
     edges = stats.edges(0.0, 1.0, 10)
-    counts, _ = stats.histogram(list(r.max_weight), 0.0, 1.0, 10)
+    counts = stats.histogram(list(r.max_weight), 0.0, 1.0, 10)[0]
     ax = _chart.axes(0.0, 1.0, 0.0, 1.0, left=24, right=196, top=44, bottom=140)
     weights = [_chart.count_bars(ax, edges, [k / ROWS for k in counts], "sq-bin"),
                marks.line(ax.x(rows.SATURATED), 40, ax.x(rows.SATURATED), 140, "sq-target")]
     weights += [text(ax.x(v), 154, fmt(v), "sq-tick", "middle") for v in (0.0, 0.5, 1.0)]
+    arrows_label = (_("a random query and key with {dk} coordinate") if state.dk == 1 else
+                    _("a random query and key with {dk} coordinates")).format(dk=state.dk)
+    tame = (_("5 · tame, sd {sd}") if state.scaling == "on" else _("5 · still wide, sd {sd}")).format(
+        sd=fmt(sd_scaled, 2))
     return "".join([
-        _stage("1 · two random arrows", f"a random query and key with {count(state.dk, 'coordinate')}", arrow_parts),
-        _stage("2 · dot product", f"their dot product is {fmt(dot(q, k), 2)}", [
+        _stage(_("1 · two random arrows"), arrows_label, arrow_parts),
+        _stage(_("2 · dot product"), _("their dot product is {dot}").format(dot=fmt(dot(q, k), 2)), [
             text(W / 2, 84, f"q·k = {fmt(dot(q, k), 2)}", "sq-big", "middle"),
-            text(W / 2, 114, "a single product" if state.dk == 1 else f"a sum of {state.dk} products", "sq-tick",
-                 "middle")]),
-        _stage(f"3 · wide score, sd {fmt(sd_raw, 2)}", f"the scores spread with standard deviation {fmt(sd_raw, 2)}",
-               raw_parts),
+            text(W / 2, 114, _("a single product") if state.dk == 1 else
+                 _("a sum of {dk} products").format(dk=state.dk), "sq-tick", "middle")]),
+        _stage(_("3 · wide score, sd {sd}").format(sd=fmt(sd_raw, 2)),
+               _("the scores spread with standard deviation {sd}").format(sd=fmt(sd_raw, 2)), raw_parts),
         stage4,
-        _stage(f"5 · {'tame' if state.scaling == 'on' else 'still wide'}, sd {fmt(sd_scaled, 2)}",
-               f"after the scaling stage the standard deviation is {fmt(sd_scaled, 2)}", tame_parts),
-        _stage(f"6 · {verdict(share)}", f"largest softmax weight in each of {ROWS} rows of {WORDS} words: "
-               f"{fmt(100 * share, 1)}% of rows above 0.99", weights + [
-            text(W / 2, 174, f"largest weight, {ROWS} rows of {WORDS}", "sq-tick", "middle")]),
+        _stage(tame, _("after the scaling stage the standard deviation is {sd}").format(sd=fmt(sd_scaled, 2)),
+               tame_parts),
+        _stage(_("6 · {verdict}").format(verdict=verdict(share)),
+               _("largest softmax weight in each of {rows} rows of {words} words: {share}% of rows above 0.99").format(
+                   rows=ROWS, words=WORDS, share=fmt(100 * share, 1)), weights + [
+            text(W / 2, 174, _("largest weight, {rows} rows of {words}").format(rows=ROWS, words=WORDS), "sq-tick",
+                 "middle")]),
     ])
 
 

@@ -11,32 +11,35 @@ from typing import Any
 from .. import marks, params, stats, train
 from ..controls import Button
 from ..detmath import log
+from ..i18n import N_, _
 from ..svg import el, fmt, sig, svg, text
 from . import _chart, _common, _snippet
 
-TITLE = "Train it yourself: three divisors, one task"
+TITLE = N_("Train it yourself: three divisors, one task")
 PAGE = "train/"
 HEIGHT = 700
-READOUTS = (("step", "step"), ("loss-none", "loss, none"), ("loss-sqrt", "loss, ÷√dₖ"), ("loss-dk", "loss, ÷dₖ"),
-            ("saturated-none", "saturated, none"), ("saturated-sqrt", "saturated, ÷√dₖ"),
-            ("saturated-dk", "saturated, ÷dₖ"), ("stuck-none", "stuck, none"), ("stuck-sqrt", "stuck, ÷√dₖ"),
-            ("stuck-dk", "stuck, ÷dₖ"), ("grad-none", "gradient to W_Q, none"),
-            ("grad-sqrt", "gradient to W_Q, ÷√dₖ"), ("grad-dk", "gradient to W_Q, ÷dₖ"))
+READOUTS = (("step", N_("step")), ("loss-none", N_("loss, none")), ("loss-sqrt", N_("loss, ÷√dₖ")),
+            ("loss-dk", N_("loss, ÷dₖ")), ("saturated-none", N_("saturated, none")),
+            ("saturated-sqrt", N_("saturated, ÷√dₖ")), ("saturated-dk", N_("saturated, ÷dₖ")),
+            ("stuck-none", N_("stuck, none")), ("stuck-sqrt", N_("stuck, ÷√dₖ")), ("stuck-dk", N_("stuck, ÷dₖ")),
+            ("grad-none", N_("gradient to W_Q, none")), ("grad-sqrt", N_("gradient to W_Q, ÷√dₖ")),
+            ("grad-dk", N_("gradient to W_Q, ÷dₖ")))
 PARAMS = (
     _common.dk(train.DK_DEFAULT, control="range", label="dₖ", sample="16"),
-    params.choice("optimizer", "sgd", (("sgd", "SGD"), ("adam", "Adam")), "The optimizer: sgd or adam.",
-                  control="choice", label="optimizer"),
-    params.auto_number("lr", 0.0001, 10, "Learning rate, or auto (SGD "
-                       f"{train.LR['sgd']:g}, Adam {train.LR['adam']:g}).", control="text", label="learning rate",
-                       sample="0.2", advanced=True),
-    _common.seed(control="text", label="seed"),
-    params.integer("step", train.STEPS, 0, train.STEPS, "How many training steps are shown (the run stops there).",
-                   sample="20", advanced=True),
+    params.choice("optimizer", "sgd", (("sgd", "SGD"), ("adam", "Adam")), N_("The optimizer: sgd or adam."),
+                  control="choice", label=N_("optimizer")),
+    # The rates of train.LR, written out so that the doc is one message: change them together.
+    params.auto_number("lr", 0.0001, 10, N_("Learning rate, or auto (SGD 0.5, Adam 0.01)."), control="text",
+                       label=N_("learning rate"), sample="0.2", advanced=True),
+    _common.seed(control="text", label=N_("seed")),
+    params.integer("step", train.STEPS, 0, train.STEPS,
+                   N_("How many training steps are shown (the run stops there)."), sample="20", advanced=True),
 )
-CONTROLS = (*params.controls(PARAMS), Button("run", "Run"), Button("pause", "Pause"), Button("reset", "Reset run"))
+CONTROLS = (*params.controls(PARAMS), Button("run", N_("Run")), Button("pause", N_("Pause")),
+            Button("reset", N_("Reset run")))
 State = params.state_class(PARAMS, "One training setup for all three divisors, and how far the run has gone.")
 derived_values = _common.no_derived_values
-SERIES, NAMES = _common.SERIES, _common.NAMES
+SERIES = _common.SERIES
 WINDOW = 10
 """Steps each plotted point averages: one batch of 8 is noisy."""
 LOSS_TICKS = (0.03, 0.1, 0.3, 1.0, 3.0)
@@ -89,7 +92,8 @@ def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
         if deadline is not None and perf_counter() >= deadline:
             break
     done = min(t.done for t in trainers)
-    return None if done >= state.step else (replace(state, step=done), f"training: step {done} of {state.step}")
+    return None if done >= state.step else (replace(state, step=done),
+                                            _("training: step {done} of {step}").format(done=done, step=state.step))
 
 
 def _log10(x: float) -> float:
@@ -123,44 +127,58 @@ def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
     lo, hi = _log10(LOSS_TICKS[0]), _log10(LOSS_TICKS[-1])
     ax = _chart.axes(0.0, float(train.STEPS), lo, hi, left=52, right=588, top=62, bottom=250)
     yt = [(_log10(v), fmt(v, 2)) for v in LOSS_TICKS]
-    parts = _chart.frame(ax, f"Training loss, dₖ = {state.dk}, {state.optimizer.upper()}, learning rate {fmt(lr(state), 4)}",
-                         _steps_axis(), yt, f"step (one fresh batch each; the lines average the last {WINDOW} batches)")
+    title = _("Training loss, dₖ = {dk}, {optimizer}, learning rate {lr}").format(
+        dk=state.dk, optimizer=state.optimizer.upper(), lr=fmt(lr(state), 4))
+    parts = _chart.frame(ax, title, _steps_axis(), yt,
+                         _("step (one fresh batch each; the lines average the last {window} batches)").format(
+                             window=WINDOW))
     width = (ax.x.r1 - ax.x.r0) * state.step / train.STEPS
     parts += [marks.rect(ax.x.r0, 28, ax.x.r1 - ax.x.r0, 8, "sq-progress"),
               marks.rect(ax.x.r0, 28, width, 8, "sq-progress__done"),
-              text(ax.x.r1, 24, f"step {state.step} of {train.STEPS}", "sq-tick", "end")]
+              text(ax.x.r1, 24, _("step {step} of {steps}").format(step=state.step, steps=train.STEPS), "sq-tick",
+                   "end")]
     parts += _lines(ax, {d: t.losses[:state.step] for d, t in trainers.items()}, _log10)
     notes = [_note(d, t.losses[:state.step]) for d, t in trainers.items()]
     notes = [n for n in notes if n]
-    parts += _chart.legend(ax.x.r1 - 60, ax.y.r1 + 14, [(SERIES[d], NAMES[d]) for d in train.DIVISORS])
+    parts += _chart.legend(ax.x.r1 - 60, ax.y.r1 + 14, [(SERIES[d], _common.legend_name(d)) for d in train.DIVISORS])
     if notes:
         parts.append(text(ax.x.r1 - 72, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
-    label = (f"Training loss of {state.step} of {train.STEPS} steps at d_k {state.dk} with {state.optimizer}: "
-             + "; ".join(f"{_common.SPOKEN[d]} {_last(trainers[d], state.step)}" for d in train.DIVISORS)
-             + ("; " + "; ".join(notes) if notes else ""))
+    items = [_each(d, _last(trainers[d], state.step)) for d in train.DIVISORS] + notes
+    label = _("Training loss of {step} of {steps} steps at d_k {dk} with {optimizer}: {items}").format(
+        step=state.step, steps=train.STEPS, dk=state.dk, optimizer=state.optimizer, items="; ".join(items))
     return svg(600, 290, label, parts, "sq-train")
 
 
 def _note(divisor: str, losses: list[float]) -> str:
     """Where a run diverged or its line left the loss axis, or nothing."""
     stop = next((i for i, v in enumerate(losses) if not math.isfinite(v)), None)
+    name = _common.legend_name(divisor)
     if stop is not None:
-        return f"{NAMES[divisor]} diverged at step {stop + 1}"
+        return _("{divisor} diverged at step {step}").format(divisor=name, step=stop + 1)
     line = _smooth(losses)
     top = max(line, default=0.0)
     if top > LOSS_TICKS[-1]:
-        return f"{NAMES[divisor]} rose to {sig(top, 2)}, off the axis"
+        return _("{divisor} rose to {loss}, off the axis").format(divisor=name, loss=sig(top, 2))
     low = sum(v < LOSS_TICKS[0] for v in line)
-    return f"{NAMES[divisor]} under {fmt(LOSS_TICKS[0], 2)} at {low} steps, drawn on the edge" if low else ""
+    if not low:
+        return ""
+    return _("{divisor} under {floor} at {count} steps, drawn on the edge").format(
+        divisor=name, floor=fmt(LOSS_TICKS[0], 2), count=low)
+
+
+def _each(divisor: str, value: str) -> str:
+    """One divisor's item of an accessible label's list: its spoken name, then its value."""
+    return _("{divisor} {value}").format(divisor=_common.spoken_name(divisor), value=value)
 
 
 def _stuck_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
     ax = _chart.axes(0.0, float(train.STEPS), 0.0, STUCK_HI, left=52, right=588, top=36, bottom=150)
-    parts = _chart.frame(ax, "Rows stuck: saturated on a wrong key", _steps_axis(), _chart.share_ticks(STUCK_HI),
-                         f"step (share of each batch's rows, averaged over the last {WINDOW} batches)")
+    parts = _chart.frame(ax, _("Rows stuck: saturated on a wrong key"), _steps_axis(), _chart.share_ticks(STUCK_HI),
+                         _("step (share of each batch's rows, averaged over the last {window} batches)").format(
+                             window=WINDOW))
     parts += _lines(ax, {d: t.stuck[:state.step] for d, t in trainers.items()})
-    label = (f"Share of rows saturated on a wrong key over {state.step} steps: "
-             + "; ".join(f"{_common.SPOKEN[d]} {_share(trainers[d].stuck, state.step)}" for d in train.DIVISORS))
+    label = _("Share of rows saturated on a wrong key over {steps} steps: {shares}").format(
+        steps=state.step, shares="; ".join(_each(d, _share(trainers[d].stuck, state.step)) for d in train.DIVISORS))
     return svg(600, 196, label, parts, "sq-train")
 
 
@@ -174,19 +192,23 @@ def render(state: Any) -> str:
 
 def _last(t: train.Trainer, step: int) -> str:
     """The loss of the last step shown, or a dash before the first."""
-    return "–" if step == 0 else ("diverged" if not math.isfinite(t.losses[step - 1]) else sig(t.losses[step - 1]))
+    if step == 0:
+        return _("–")
+    return _("diverged") if not math.isfinite(t.losses[step - 1]) else sig(t.losses[step - 1])
 
 
 def _share(values: list[float], step: int) -> str:
     """The last step's share, or a dash before the first."""
-    return "–" if step == 0 else sig(values[step - 1], 3)
+    return _("–") if step == 0 else sig(values[step - 1], 3)
 
 
 def caption(state: Any) -> str:
     """The caption's live line: the run the figure shows now, and whose rate it uses."""
-    rate = (f"{state.optimizer.upper()} at a learning rate of {fmt(lr(state), 4)}"
-            + (" (÷√dₖ's own best at dₖ = 64)" if state.lr == "auto" else ""))
-    return f"dₖ = {state.dk}, {rate}, seed {state.seed}: step {state.step} of {train.STEPS}."
+    line = (_("dₖ = {dk}, {optimizer} at a learning rate of {lr} (÷√dₖ's own best at dₖ = 64), seed {seed}: step "
+              "{step} of {steps}.") if state.lr == "auto" else
+            _("dₖ = {dk}, {optimizer} at a learning rate of {lr}, seed {seed}: step {step} of {steps}."))
+    return line.format(dk=state.dk, optimizer=state.optimizer.upper(), lr=fmt(lr(state), 4), seed=state.seed,
+                       step=state.step, steps=train.STEPS)
 
 
 def readouts(state: Any) -> dict[str, str]:

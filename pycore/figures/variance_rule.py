@@ -11,21 +11,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import marks, params
+from ..i18n import N_, _
 from ..scales import Linear
 from ..svg import el, fmt, sig, svg, text
 from . import _common, _snippet
 
-TITLE = "Divide by c, and the variance shrinks by c²"
+TITLE = N_("Divide by c, and the variance shrinks by c²")
 PAGE = "step-6/"
 HEIGHT = 560
-READOUTS = (("variance-before", "variance before"), ("variance-after", "variance after ÷ c"),
-            ("ratio", "before ÷ after"), ("c-squared", "c²"))
+READOUTS = (("variance-before", N_("variance before")), ("variance-after", N_("variance after ÷ c")),
+            ("ratio", N_("before ÷ after")), ("c-squared", "c²"))
 EXTENT = 3.0
 PARAMS = (
     params.vector("points", (-2.2, -0.8, 0.4, 1.1, 1.5), (2, 8), -EXTENT, EXTENT,
-                  "A handful of numbers, each in [-3, 3].", sample="-1,0.5,2"),
-    params.number("c", 2.0, 1, 8, "What every number is divided by, in [1, 8].", control="range",
-                  label="divide by c", step=0.5, sample="4"),
+                  N_("A handful of numbers, each in [-3, 3]."), sample="-1,0.5,2"),
+    params.number("c", 2.0, 1, 8, N_("What every number is divided by, in [1, 8]."), control="range",
+                  label=N_("divide by c"), step=0.5, sample="4"),
 )
 CONTROLS = params.controls(PARAMS)
 State = params.state_class(PARAMS, "A handful of numbers and the divisor c.")
@@ -89,19 +90,20 @@ def render(state: State) -> str:
     """The numbers with their squares, then the same divided by c, on one scale."""
     before, after = state.points, divided(state)
     v0, v1 = variance(before), variance(after)
-    parts = row(before, ROW, f"the numbers · variance {fmt(v0, 2)}")
-    parts += row(after, 2 * ROW + 10, f"each ÷ {fmt(state.c)} · variance {fmt(v1, 3)} = {fmt(v0, 2)} ÷ {fmt(state.c ** 2)}")
-    parts.append(text(20, 2 * ROW + 50, "squares: squared distances from the centre (orange)", "sq-tick"))
-    label = (f"{len(before)} numbers with variance {fmt(v0, 3)}; divided by {fmt(state.c)}, every distance from the "
-             f"centre is {fmt(state.c)} times shorter and every square {fmt(state.c ** 2)} times smaller, "
-             f"so the variance is {fmt(v1, 3)}")
+    parts = row(before, ROW, _("the numbers · variance {variance}").format(variance=fmt(v0, 2)))
+    parts += row(after, 2 * ROW + 10, _("each ÷ {c} · variance {after} = {before} ÷ {c_squared}").format(
+        c=fmt(state.c), after=fmt(v1, 3), before=fmt(v0, 2), c_squared=fmt(state.c ** 2)))
+    parts.append(text(20, 2 * ROW + 50, _("squares: squared distances from the centre (orange)"), "sq-tick"))
+    label = _("{count} numbers with variance {before}; divided by {c}, every distance from the centre is {c} times "
+              "shorter and every square {c_squared} times smaller, so the variance is {after}").format(
+        count=len(before), before=fmt(v0, 3), c=fmt(state.c), c_squared=fmt(state.c ** 2), after=fmt(v1, 3))
     return svg(WIDTH, 2 * ROW + 60, label, parts, "sq-variance-rule")
 
 
 def readouts(state: State) -> dict[str, str]:
     """Both variances, their ratio, and c² beside it."""
     v0, v1 = variance(state.points), variance(divided(state))
-    return {"variance-before": sig(v0), "variance-after": sig(v1), "ratio": sig(v0 / v1) if v1 else "undefined",
+    return {"variance-before": sig(v0), "variance-after": sig(v1), "ratio": sig(v0 / v1) if v1 else _("undefined"),
             "c-squared": sig(state.c ** 2)}
 
 

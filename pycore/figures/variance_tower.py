@@ -6,19 +6,20 @@ from dataclasses import replace
 from typing import Any
 
 from .. import marks, params, stats
+from ..i18n import N_, _
 from ..pool import pool
 from ..scales import Linear
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil, ticks
 from . import _common, _snippet
 
-TITLE = "Variance adds up: one unit per product"
+TITLE = N_("Variance adds up: one unit per product")
 PAGE = "step-4/"
 HEIGHT = 560
-READOUTS = (("dk", "dₖ"), ("total", "measured Var(q·k)"), ("bars", "sum of the bars"))
+READOUTS = (("dk", "dₖ"), ("total", N_("measured Var(q·k)")), ("bars", N_("sum of the bars")))
 PARAMS = (
     _common.dk(16, control="range", label="dₖ", sample="9"),
-    params.integer("n", 4000, 100, 10000, "How many (query, key) pairs the variances are measured on.",
+    params.integer("n", 4000, 100, 10000, N_("How many (query, key) pairs the variances are measured on."),
                    advanced=True),
     _common.seed(),
 )
@@ -31,7 +32,8 @@ update = _common.resample
 def prepare(state: Any, deadline: float | None) -> tuple[Any, str] | None:
     """Grow the pool and measure each product's variance toward d_k in slices; the tower rises as it goes."""
     done = pool(state.seed, state.n).variances_until(state.dk, deadline)
-    return None if done >= state.dk else (replace(state, dk=done), f"measuring product {done} of {state.dk}")
+    return None if done >= state.dk else (replace(state, dk=done),
+                                          _("measuring product {done} of {dk}").format(done=done, dk=state.dk))
 
 
 def parse(p: params.Params) -> Any:
@@ -75,7 +77,9 @@ def render(state: State) -> str:
     top_value = nice_ceil(max(state.dk, total, stacked) * 1.08)
 
     sy = Linear(0.0, top_value, BOTTOM, TOP)
-    parts = [text(8, 22, f"dₖ = {state.dk} product{'s' if state.dk > 1 else ''}, each adding its variance", "sq-heading")]
+    heading = (_("dₖ = {dk} products, each adding its variance") if state.dk > 1
+               else _("dₖ = {dk} product, each adding its variance")).format(dk=state.dk)
+    parts = [text(8, 22, heading, "sq-heading")]
     for t in ticks(0, top_value, 5):
         parts.append(marks.line(LEFT, sy(t), RIGHT, sy(t), "sq-axis" if t == 0 else "sq-grid"))
         parts.append(text(LEFT - 6, sy(t) + 4, fmt(t, 2), "sq-tick", "end"))
@@ -87,19 +91,19 @@ def render(state: State) -> str:
         height += v
     dense = sy(0) - sy(stacked / state.dk) < 3  # bricks thinner than their outlines: drawn without them
     parts.append(el("g", {"class": "sq-tower sq-tower--dense" if dense else "sq-tower"}, stack))
-    parts.append(text((x0 + x1) / 2, BOTTOM + 18, f"{state.dk} brick{'' if state.dk == 1 else 's'} stacked",
-                      "sq-tick", "middle"))
+    stacked_words = (_("{dk} brick stacked") if state.dk == 1 else _("{dk} bricks stacked")).format(dk=state.dk)
+    parts.append(text((x0 + x1) / 2, BOTTOM + 18, stacked_words, "sq-tick", "middle"))
     parts.append(text((x0 + x1) / 2, sy(stacked) - 6, sig(stacked), "sq-value", "middle"))
     parts += _brick_labels(sy, bars)
     sx0, sx1 = TOTAL
     parts.append(marks.rect(sx0, sy(total), sx1 - sx0, BOTTOM - sy(total), "sq-bar sq-total"))
-    parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, "Var(q·k), measured", "sq-tick", "middle"))
+    parts.append(text((sx0 + sx1) / 2, BOTTOM + 18, _("Var(q·k), measured"), "sq-tick", "middle"))
     parts.append(text((sx0 + sx1) / 2, sy(total) - 6, sig(total), "sq-value", "middle"))
     parts.append(marks.line(LEFT, sy(state.dk), RIGHT, sy(state.dk), "sq-target"))
-    parts.append(text((STACK[1] + TOTAL[0]) / 2, sy(state.dk) - 6, f"dashed line: dₖ = {state.dk}", "sq-value",
-                      "middle"))
-    label = (f"{state.dk} bars of about 1 each stack to {sig(stacked)}; the measured variance of the "
-             f"score is {sig(total)}, next to the line at d_k = {state.dk}")
+    parts.append(text((STACK[1] + TOTAL[0]) / 2, sy(state.dk) - 6,
+                      _("dashed line: dₖ = {dk}").format(dk=state.dk), "sq-value", "middle"))
+    label = _("{dk} bars of about 1 each stack to {stacked}; the measured variance of the score is {total}, next to "
+              "the line at d_k = {dk}").format(dk=state.dk, stacked=sig(stacked), total=sig(total))
     return svg(480, 360, label, parts, "sq-variance-tower")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .paths import TEMPLATES
+from .site_files import CARD_LIST
 
 WORKER = "sw.js"
 """The service worker, at the site root so that its scope is the whole site."""
@@ -31,11 +32,12 @@ SKIPPED = (
 """Files a reader never needs offline, as patterns on the path under the site root."""
 
 EMBED_NEEDS = (
-    "assets/sqrt-dk/*",  # the page side's scripts and styles, and the two Python archives
+    "assets/sqrt-dk/*",  # the page side's scripts, styles and math font, and the two Python archives
     "assets/vendor/pyodide/*",  # Pyodide's files
     "assets/favicon.svg",
+    CARD_LIST,  # the site's cards, which a page of recall cards (embed/cards/<page>/) reads to schedule them
 )
-"""What every embed page needs besides itself, as patterns: all that a frame on another site keeps offline."""
+"""What the embed pages need besides themselves, as patterns: all that a frame on another site keeps offline."""
 
 
 def _digest(data: bytes, size: int) -> str:

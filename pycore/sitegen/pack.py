@@ -1,5 +1,6 @@
 """What the browser runs: the core and a trimmed standard library as content-hashed zips, the module
-that names them, Pyodide's own files, the math font, and the preload hints of figure pages."""
+that names them, the page scripts' messages in each language, Pyodide's own files, the math font, and the
+preload hints of figure pages."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from . import mathfont
+from .. import i18n
+from . import catalogs, mathfont
 from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
 
 VENDOR = {"pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")}
@@ -44,28 +46,33 @@ def archive_name(path: Path) -> str:
 
 
 def runtime_files() -> list[Path]:
-    """Every file the browser needs, in archive order: pycore's modules and language catalogs without this
-    site-generation glue and the numpy experiments, and the packages of ``PACKAGES``."""
-    core = [p for pattern in ("*.py", "*.po") for p in CORE.rglob(pattern)
-            if not any(p.is_relative_to(d) for d in BUILD_ONLY)]
+    """Every module the browser needs, in archive order: pycore without this site-generation glue and the numpy
+    experiments, and the packages of ``PACKAGES``."""
+    core = [p for p in CORE.rglob("*.py") if not any(p.is_relative_to(d) for d in BUILD_ONLY)]
     packaged = [p for name, left_out in PACKAGES.items() for p in package_root(name).rglob("*.py")
                 if p.name not in left_out]
     return sorted(core + packaged, key=archive_name)
 
 
+def catalog_files() -> list[Path]:
+    """The catalogs of the languages beside English, which the core reads in the browser too (``i18n.catalog``,
+    when a request asks for one): shipped in the core's archive after its modules, as they are."""
+    return [i18n.catalog_path(lang) for lang in i18n.LANGUAGES[1:]]
+
+
 @lru_cache(maxsize=None)
 def core_sources() -> bytes:
-    """Every file the browser runs (``runtime_files``), named and read once per process: the part of a
-    view's key in the cache that changes whenever the code that draws it does."""
-    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files())
+    """Every file the browser runs or reads (``runtime_files``, ``catalog_files``), named and read once per
+    process: the part of a view's key in the cache that changes whenever the code or the words that draw it do."""
+    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files() + catalog_files())
 
 
 def core_archive() -> tuple[str, bytes]:
-    """The core's sources as a reproducible zip (fixed timestamps, sorted entries) and its name with a content
-    hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
+    """The core's sources and catalogs as a reproducible zip (fixed timestamps, entries in archive order) and its
+    name with a content hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in runtime_files():
+        for path in runtime_files() + catalog_files():
             info = zipfile.ZipInfo(archive_name(path), date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, path.read_bytes())
@@ -95,6 +102,8 @@ ASSETS = "assets/sqrt-dk/"
 """Where the site's own scripts and the two archives live, relative to the site root."""
 FILES_MODULE = "runtime-files.js"
 """The generated module that tells runtime.js the archives' names and the lock file."""
+MESSAGES_MODULE = "messages.js"
+"""The generated module that gives i18n.js the page scripts' messages in each language (``catalogs.scripts_module``)."""
 
 
 @dataclass(frozen=True)
@@ -140,8 +149,8 @@ def files_module(runtime: Runtime) -> str:
 
 
 def write_runtime(site_dir: Path, runtime: Runtime) -> None:
-    """Write both archives and the module naming them, removing older archives, the math font, and copy the
-    vendor files."""
+    """Write both archives and the module naming them, removing older archives, the page scripts' messages, the
+    math font, and copy the vendor files."""
     assets = site_dir / ASSETS
     assets.mkdir(parents=True, exist_ok=True)
     for old in [*assets.glob("core-*.zip"), *assets.glob("python_stdlib-*.zip")]:
@@ -149,5 +158,6 @@ def write_runtime(site_dir: Path, runtime: Runtime) -> None:
     for name, data in (runtime.core, runtime.stdlib):
         (assets / name).write_bytes(data)
     (assets / FILES_MODULE).write_text(files_module(runtime), encoding="utf-8")
+    (assets / MESSAGES_MODULE).write_text(catalogs.scripts_module(), encoding="utf-8")
     mathfont.write(assets)
     copy_vendor(site_dir)

@@ -1,4 +1,13 @@
-"""Render a figure instance to HTML with Jinja2: the pre-rendered SVG, controls, readouts."""
+"""Render a figure instance to HTML with Jinja2: the pre-rendered SVG, controls, readouts.
+
+The templates' own words are in the current language (``pycore/i18n.py``), through Jinja's i18n extension in its
+"newstyle" form: a template writes ``{{ _("Step %(current)s of %(total)s", current=current, total=n) }}``, one
+message per phrase, its placeholders named ``%(name)s`` and filled by keyword, never ``.format`` and never
+concatenated. Newstyle escapes the values (autoescape stays on) and always formats, so a literal percent sign
+is written ``%%``. Babel's Jinja extractor (``jinja2.ext.babel_extract``, keywords ``_`` and ``N_``) finds the
+literals for the catalog (``pycore/sitegen/catalogs.py``). Values that come translated from the core (a figure's
+title, labels) are shown as they are.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +16,23 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .. import bridge, figures, predict
+from .. import bridge, figures, i18n, predict
 from ..cache import kept
 from ..params import ParamError
 from .pack import core_sources
 from .markers import Marker, MarkerError, PredictMarker
 from .paths import TEMPLATES
 
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Jinja's plural form: a translation (Chinese has one form for every count), else English's for ``n``."""
+    translated = i18n._(singular)
+    return translated if translated != singular else singular if n == 1 else plural
+
+
 ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                  keep_trailing_newline=True)
+                  keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+ENV.install_gettext_callables(gettext=i18n._, ngettext=ngettext, newstyle=True)
 
 
 def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
@@ -29,7 +46,7 @@ def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
     module = figures.get(figure_id)
     shown = [c for c in module.CONTROLS if controls is None or c.name in controls]
     advanced = {p.name for p in module.PARAMS if p.advanced}
-    v = kept("views", core_sources(), f"{figure_id} {figures.state_json(state)}",
+    v = kept("views", core_sources(), f"{i18n.language()} {figure_id} {figures.state_json(state)}",
                     lambda: bridge.view(module, state))
     return {
         "id": figure_id,
@@ -102,7 +119,7 @@ def render_predict(marker: PredictMarker, placed: dict[str, tuple[str, dict[str,
         raise MarkerError(f"predict '{marker.prompt}': its choices are {', '.join(prompt.choices)}, "
                           f"got {', '.join(names)}")
     try:
-        answer = kept("predict", core_sources(), json.dumps([marker.prompt, start, marker.show],
+        answer = kept("predict", core_sources(), json.dumps([i18n.language(), marker.prompt, start, marker.show],
                                                                           sort_keys=True),
                              lambda: predict.answer(marker.prompt, start, marker.show))
     except ParamError as err:
@@ -129,7 +146,7 @@ def answered_above(marker: PredictMarker, right: str, above: dict[str, tuple[str
                     f"the figure that answers it")
         if figure_id != prompt.figure:
             continue
-        shown = kept("predict", core_sources(), json.dumps([marker.prompt, state], sort_keys=True),
+        shown = kept("predict", core_sources(), json.dumps([i18n.language(), marker.prompt, state], sort_keys=True),
                             lambda: predict.judge(marker.prompt, predict.shown_state(marker.prompt, state, {})))
         if shown["right"] == right:
             return (f"predict '{marker.prompt}': the figure '{anchor}' above it already shows the answer "

@@ -8,9 +8,10 @@ imports every module that any runtime file names, drives every figure through ``
 ships in the core's archive) and notes which modules came from the
 zip. Those, and only those, are compiled by that same interpreter (``-OO``: no docstrings or
 asserts; no line tables, so a traceback names functions but not lines) and zipped, and so is
-the core: Python then compiles nothing at start, over a second sooner here, from archives about
-the size of the sources. A second run drives every figure again on both. The runs take
-seconds, so the results are cached by the hash of their inputs (the core, the stock zip, this file).
+the core (its catalogs, which it reads in the browser too, go in as they are): Python then
+compiles nothing at start, over a second sooner here, from archives about the size of the
+sources. A second run drives every figure again on both. The runs take seconds, so the
+results are cached by the hash of their inputs (the core, the stock zip, this file).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from ..cache import CACHE
-from .pack import PACKAGES, STDLIB, archive_name, core_archive, runtime_files
+from .pack import PACKAGES, STDLIB, archive_name, catalog_files, core_archive, runtime_files
 from .paths import NODE_MODULES
 
 ZIP_ROOT = "/lib/python314.zip/"
@@ -46,7 +47,6 @@ def ask(request):
 for figure_id in map(lambda m: m.replace("_", "-"), figures.MODULES):
     module = figures.get(figure_id)
     sample = {s.name: s.example() for s in module.PARAMS}
-    ask({"op": "render", "figure": figure_id, "params": {}, "slice_ms": 5, "lang": "zh"})
     for params in ({}, sample):
         answer = ask({"op": "render", "figure": figure_id, "params": params, "slice_ms": 5})
         if answer.get("busy"):
@@ -63,6 +63,9 @@ for figure_id in map(lambda m: m.replace("_", "-"), figures.MODULES):
     ask({"op": "notebook", "figure": figure_id, "state": state, "url": "https://example.org/"})
     ask({"op": "render", "figure": figure_id, "params": {"no-such-field": "1"}})
     ask({"op": "render", "figure": figure_id, "params": {s.name: "<b>" for s in module.PARAMS}})
+for lang in ("zh", "fr"):  # a catalog read (it must be in the archive), and a language the site does not have
+    assert "internal error" not in ask({"op": "render", "figure": "dot-product", "params": {"no-such-field": "1"},
+                                        "lang": lang})["error"]
 ask({"op": "digest", "seed": 1, "count": 10})
 ask({"op": "train-losses", "dk": 8, "divisor": "sqrt", "optimizer": "adam", "lr": 0.01, "seed": 1, "steps": 2})
 ask({"op": "time-pool", "seed": 1, "n": 50, "dk": 4})
@@ -102,23 +105,22 @@ def lean(code):
     return code.replace(co_linetable=b"", co_consts=consts)
 
 
-def archive(path, entries):
-    # Modules as compiled code (name + "c"), other files (the catalogs) as they are.
+def archive(path, entries, data=()):
+    # The compiled modules, then the files in data as they are (the core's catalogs).
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
-        for name, code in entries:
-            is_code = isinstance(code, types.CodeType)
-            info = zipfile.ZipInfo(name + "c" if is_code else name, date_time=(2020, 1, 1, 0, 0, 0))
+        for name, body in [(n + "c", _code_to_hash_pyc(code, bytes(8), checked=False)) for n, code in entries] + \
+                [(n, pathlib.Path(n).read_bytes()) for n in data]:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            out.writestr(info, _code_to_hash_pyc(code, bytes(8), checked=False) if is_code else code)
+            out.writestr(info, body)
 
 
 stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
 members = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
 archive("/tmp/stdlib.zip", [(n, lean(compile(stock.read(n), ROOT + n, "exec", dont_inherit=True, optimize=2)))
                             for n in members])
-archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2))
-                           if n.endswith(".py") else pathlib.Path(n).read_bytes())
-                          for n in CORE_FILES])  # set by the Python side: the archive's files, in its order
+archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2)))
+                          for n in CORE_FILES], DATA_FILES)  # set by the Python side: the archive's files, in its order
 """
 
 NODE = r"""
@@ -150,7 +152,7 @@ class TraceError(RuntimeError):
 def named_modules() -> list[str]:
     """Every absolute module name an ``import`` in the runtime files names, wherever it sits."""
     names: set[str] = set()
-    for path in (p for p in runtime_files() if p.suffix == ".py"):
+    for path in runtime_files():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
@@ -168,8 +170,9 @@ def run(core_path: Path, stdlib_path: Path, compiled_core_path: Path | None) -> 
     drive = f"NAMED = {named_modules()!r}\nROOT = {ZIP_ROOT!r}\n{DRIVE}"
     args = [str(NODE_MODULES / "pyodide"), str(core_path), drive]
     if compiled_core_path:
-        files = [archive_name(p) for p in runtime_files()]
-        args += [f"ROOT = {ZIP_ROOT!r}\nCORE_FILES = {files!r}\n{COMPILE}", str(stdlib_path), str(compiled_core_path)]
+        files, data = [archive_name(p) for p in runtime_files()], [archive_name(p) for p in catalog_files()]
+        args += [f"ROOT = {ZIP_ROOT!r}\nCORE_FILES = {files!r}\nDATA_FILES = {data!r}\n{COMPILE}", str(stdlib_path),
+                 str(compiled_core_path)]
     else:
         args += ["", str(stdlib_path)]
     result = subprocess.run(["node", "--input-type=module", "-e", NODE, *args], capture_output=True, text=True,

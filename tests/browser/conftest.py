@@ -31,10 +31,16 @@ DRAW_ALL = "* { content-visibility: visible !important; }"
 (content-visibility: auto), and axe cannot read the colours of what is not drawn."""
 
 
+NEXT_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames later: what the page does once a change of layout is drawn (a ResizeObserver's callback) is done."""
+
+
 def add_axe(page) -> None:
-    """axe-core added to the page, with every block drawn (DRAW_ALL) so that it checks the whole page."""
+    """axe-core added to the page, with every block drawn (DRAW_ALL) so that it checks the whole page, as a reader
+    finds it once each block has been drawn (a11y.js marks a display formula that scrolls once it is laid out)."""
     page.add_style_tag(content=DRAW_ALL)
     page.add_script_tag(path=str(AXE))
+    page.evaluate(NEXT_FRAMES)
 
 
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>

@@ -1,5 +1,6 @@
-"""Accessibility: axe-core on every page in both palettes with every aside and menu open, keyboard-only use of every figure,
-touch targets and touch dragging at phone width, reduced motion, polite announcements."""
+"""Accessibility: axe-core on every page in both palettes, at the shared page's width and a phone's, with every aside,
+menu and Python script open, keyboard-only use of every figure, touch targets and touch dragging at phone width,
+reduced motion, polite announcements."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import pytest
 
 from pycore import figures
-from tests.browser.conftest import READY_MS, SERIOUS, add_axe, every_figure_ready
+from tests.browser.conftest import NEXT_FRAMES, READY_MS, SERIOUS, add_axe, every_figure_ready
 from tests.conftest import ROOT, article_pages
 
 PAGES = article_pages()
@@ -19,7 +20,13 @@ CARDS_READY = "() => [...document.querySelectorAll('[data-card]')].every((c) => 
 
 
 OPEN_ALL = """() => { document.querySelectorAll('details').forEach(d => { d.open = true; });
-  document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click()); }"""
+  document.querySelectorAll('[data-menu] > button[aria-expanded="false"]').forEach(b => b.click());
+  document.querySelectorAll('button[data-action="python"][aria-expanded="false"]').forEach(b => b.click()); }"""
+PYTHON_SHOWN = """() => [...document.querySelectorAll('button[data-action="python"]')]
+  .every(b => b.getAttribute('aria-expanded') === 'true')"""
+"""Every figure's Copy as Python panel open, its script written in (Python answers each in turn)."""
+WIDTHS = (1280, 390)
+"""The shared page's width, then a phone's, where a formula or a script's lines that fit the first may scroll."""
 PALETTES = (("light", "default"), ("dark", "slate"))
 """The reader's preference and Material's name for the palette it picks."""
 COLOUR_RULES = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
@@ -27,9 +34,10 @@ COLOUR_RULES = {"type": "rule", "values": ["color-contrast", "link-in-text-block
 palette only these can find something the first run did not."""
 
 
-def test_axe_finds_nothing_serious_on_any_page_in_either_palette(watched):
-    """Material takes the palette from the reader's preference; then each page loads once and axe checks
-    it in the light palette with every rule, and in the dark one with the rules that read colours."""
+def test_axe_finds_nothing_serious_on_any_page_in_either_palette_at_either_width(watched):
+    """Material takes the palette from the reader's preference; then each page loads once and axe checks it at
+    each width, in the light palette with every rule, and in the dark one with the rules that read colours.
+    Every region that scrolls (a wide formula, a script's lines, a table) must be one a keyboard can reach."""
     page = watched.page
     for scheme, name in reversed(PALETTES):
         page.emulate_media(color_scheme=scheme)
@@ -43,20 +51,27 @@ def test_axe_finds_nothing_serious_on_any_page_in_either_palette(watched):
         page.wait_for_load_state()
         every_figure_ready(page)  # the controls and menus as a reader operates them, enabled
         page.wait_for_function(CARDS_READY, timeout=READY_MS)  # and the cards' grading controls, shown
-        # Going deeper asides, cards, "More settings" and every actions menu open, so that what they hold
-        # is checked too.
+        # Going deeper asides, cards, "More settings", every actions menu and every Python script open, so that
+        # what they hold is checked too.
         page.evaluate(OPEN_ALL)
         assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count(), path
+        page.wait_for_function(PYTHON_SHOWN, timeout=READY_MS)
         add_axe(page)
         # The palette's colours at rest: Material fades some of them, and axe must not read one halfway.
         page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-        for scheme, name in PALETTES:
-            page.emulate_media(color_scheme=scheme)  # an embed page follows the preference itself
-            if "/embed/" not in path:
-                page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", name)
-            violations = page.evaluate(SERIOUS, None if name == PALETTES[0][1] else COLOUR_RULES)
-            if violations:
-                found[path, scheme] = violations
+        try:
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                page.evaluate(NEXT_FRAMES)
+                for scheme, name in PALETTES:
+                    page.emulate_media(color_scheme=scheme)  # an embed page follows the preference itself
+                    if "/embed/" not in path:
+                        page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", name)
+                    violations = page.evaluate(SERIOUS, None if name == PALETTES[0][1] else COLOUR_RULES)
+                    if violations:
+                        found[path, width, scheme] = violations
+        finally:
+            page.set_viewport_size({"width": WIDTHS[0], "height": 800})  # the shared page's own, for every other test
     assert found == {}
 
 

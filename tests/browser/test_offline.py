@@ -84,26 +84,32 @@ def operate(page, figure):
     page.wait_for_function("([f, b]) => f.dataset.state !== b", arg=[figure.element_handle(), before], timeout=10_000)
 
 
-# The notice's box, the header's, and every figure's control and action boxes that it overlaps.
+# What the notice's box overlaps: the header's title, and what shows of the rest of the header, the article and the
+# navigation (their tags; a phone's closed drawer and search are there, transparent); and whether it lies wholly below
+# the header's bottom edge on the page.
 COVERED = """() => { const box = (e) => e.getBoundingClientRect();
   const n = box(document.querySelector('.sq-offline')), h = box(document.querySelector('.md-header'));
-  const over = (r) => r.width > 0 && Math.min(n.right, r.right) > Math.max(n.left, r.left)
+  const over = (r) => r.width > 0 && r.height > 0 && Math.min(n.right, r.right) > Math.max(n.left, r.left)
     && Math.min(n.bottom, r.bottom) > Math.max(n.top, r.top);
-  const covered = [...document.querySelectorAll('article *')].filter((e) => over(box(e))).map((e) => e.tagName);
-  return {inHeader: n.top >= h.top && n.bottom <= h.bottom && n.left >= h.left && n.right <= h.right, covered}; }"""
+  const covered = (selector) => [...document.querySelectorAll(selector)]
+    .filter((e) => e.checkVisibility({opacityProperty: true, visibilityProperty: true}) && over(box(e)))
+    .map((e) => e.tagName);
+  return {title: over(box(document.querySelector('.md-header__title'))), header: covered('.md-header *'),
+          article: covered('article *'), nav: covered('.md-nav__link'), below: n.top + scrollY >= h.bottom}; }"""
+NOTHING = {"title": False, "header": [], "article": [], "nav": [], "below": True}
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_offline_notice_never_covers_the_article(contexts, site, width):
-    """It sits over the header's title, not over the first figure's controls as it did at 390 px."""
+def test_the_offline_notice_covers_neither_the_header_title_nor_the_article(contexts, site, width):
+    """It sits in the empty band between the header and the page's first line, and scrolls away with the page: not
+    over the header's title, as it was at 1,280 px, nor over the first figure's controls, as it was at 390 px."""
     context = contexts(viewport={"width": width, "height": 844})
     page = context.new_page()
     page.goto(site.url + "/")
     kept_offline(page)
-    where = page.evaluate(COVERED)
-    assert where == {"inHeader": True, "covered": []}
+    assert page.evaluate(COVERED) == NOTHING
     page.evaluate("() => document.querySelector('[data-figure] .sq-figure__controls').scrollIntoView()")
-    assert page.evaluate(COVERED)["inHeader"], "scrolled, it stays inside the header, which covers nothing of ours"
+    assert page.evaluate(COVERED) == NOTHING, "scrolled, it has gone up with the page, under the header"
     assert page.evaluate(THROUGH_ITS_ANIMATION) == {"opaque": True, "whole": True, "gone": True}
 
 
@@ -399,3 +405,60 @@ def test_an_embed_framed_by_another_origin_keeps_only_what_embeds_need(contexts,
     assert embed.evaluate(SNAPSHOTS) == [], "no snapshot of Python in a host site's storage"
     assert context.errors == []
     other.close()
+
+
+# A card frame's first formula, its card opened: the family it is set in, whether the math font's face has loaded
+# (from what the frame was given: a face that failed leaves the formula in a fallback font), the formula's width,
+# and the frame's stylesheets, each with whether its rules were read.
+MATH_SET = """async () => {
+  const card = [...document.querySelectorAll('[data-card]')].find((c) => c.querySelector('math'));
+  card.querySelector('summary').click();
+  await new Promise((done) => requestAnimationFrame(done));
+  await document.fonts.ready;
+  const math = card.querySelector('math');
+  return {family: getComputedStyle(math).fontFamily, width: math.getBoundingClientRect().width,
+          face: [...document.fonts].filter((f) => f.family === 'Noto Sans Math').map((f) => f.status),
+          sheets: [...document.styleSheets].map((s) => [s.href.split('/').pop(), s.cssRules.length > 0])}; }"""
+CARDS_READY = "() => [...document.querySelectorAll('[data-card]')].every((c) => c.dataset.ready === 'true')"
+
+
+def embed_frame(page):
+    """The page's embed frame, found anew after each load of the page."""
+    return next(f for f in page.frames if "/embed/" in f.url)
+
+
+def test_a_card_frame_of_another_origin_works_offline_with_its_math_set(contexts, site, course_dir, tmp_path):
+    """A page's recall cards framed by a course page of another origin: the worker for embeds keeps the card page as
+    it keeps a figure's (it kept only embed/<figure>/, so offline the frame had no page), and offline its formulas
+    are set as they were online, in the math font from the cache."""
+    cards = next(p.parent.name for p in sorted((course_dir / "embed/cards").glob("*/index.html"))
+                 if "<math" in p.read_text(encoding="utf-8"))
+    address = f"embed/cards/{cards}/"
+    (tmp_path / "course.html").write_text(HOST.replace("{frames}", f'<iframe id="f0" title="cards" width="100%" '
+                                          f'height="800" src="{site.url}/{address}"></iframe>'), encoding="utf-8")
+    other = Server(tmp_path, port=free_port())
+    try:
+        context = contexts()
+        page = context.new_page()
+        page.goto(f"{other.url}/course.html")
+        embed_frame(page).wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=READY_MS)
+        [cache] = embed_frame(page).evaluate(SITE_CACHES)
+        assert cache.endswith(offline.precache(course_dir)["version"])
+        kept = embed_frame(page).evaluate("async (name) => (await (await caches.open(name)).keys())"
+                                          ".map((r) => r.url.split('?')[0])", cache)
+        assert f"{site.url}/{address}" in kept
+        embed_frame(page).wait_for_function(CARDS_READY, timeout=READY_MS)
+        online = embed_frame(page).evaluate(MATH_SET)
+        assert online["family"].startswith('"Noto Sans Math"') and online["face"] == ["loaded"]
+        assert ["figures.css", True] in online["sheets"]
+
+        site.serve(missing=("/",))  # a request that still reached the site would fail
+        site.forget()
+        page.reload()
+        embed_frame(page).wait_for_function(CARDS_READY, timeout=READY_MS)
+        assert embed_frame(page).evaluate(MATH_SET) == online
+        # Only the browser's own update check for the worker got through.
+        assert {path.split("?")[0] for path, status in site.log()} <= {"/sw.js"}
+        assert context.errors == []
+    finally:
+        other.close()

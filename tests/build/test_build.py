@@ -17,7 +17,8 @@ from pycore import figures
 from pycore.experiments import lr_sweep, reproduce_table, train_chart, train_runs, train_statements
 from pycore.figures import saturation
 from pycore.params import from_json
-from pycore.sitegen.pack import archive_name, runtime_files
+from pycore.sitegen.catalogs import scripts_module
+from pycore.sitegen.pack import MESSAGES_MODULE, archive_name, catalog_files, runtime_files
 from tests.conftest import ROOT, article_pages, build_site, shipped_archives
 from tests.unit.test_predict import BODY
 
@@ -132,7 +133,7 @@ def test_the_standard_library_is_trimmed_and_compiled(site_dir):
 
 def test_the_core_is_shipped_compiled_module_for_module(site_dir):
     members = zipfile.ZipFile(site_dir / "assets/sqrt-dk" / shipped_archives(site_dir)["CORE"]).namelist()
-    assert members == [archive_name(p) + "c" for p in runtime_files()]
+    assert members == [archive_name(p) + "c" for p in runtime_files()] + [archive_name(p) for p in catalog_files()]
 
 
 def test_figure_pages_preload_python_and_prefetch_its_wasm_and_other_pages_do_neither(site_dir):
@@ -376,11 +377,18 @@ def test_page_scripts_name_no_figure():
         assert named == [], f"{script.name} names {named}"
 
 
+def _module_text(name: str) -> str:
+    """A page module's source: the one the build writes (messages.js, from the catalogs), or the file's."""
+    if name == MESSAGES_MODULE:
+        return scripts_module()
+    return (ROOT / "site_src/assets/sqrt-dk" / name).read_text(encoding="utf-8")
+
+
 def _page_modules(name: str = "figures.js", seen: set[str] | None = None) -> set[str]:
     """The page's module graph from its entry, by the relative imports each module names."""
     seen = set() if seen is None else seen
     seen.add(name)
-    text = (ROOT / "site_src/assets/sqrt-dk" / name).read_text(encoding="utf-8")
+    text = _module_text(name)
     for imported in re.findall(r'^(?:import|export)\b[^;]*?"\./([\w-]+\.js)"', text, flags=re.M):
         if imported not in seen:
             _page_modules(imported, seen)
@@ -391,10 +399,11 @@ def test_every_module_of_the_page_is_compiled_before_python_is_ready():
     """Each module the page's entry loads opens with V8's compile hint, so its functions are compiled as it
     loads rather than on their first call, which came in one task once Python was ready (make bench)."""
     modules = _page_modules()
-    assert {"figures.js", "figure-view.js", "review.js", "bridge-client.js", "wake.js", "export.js"} <= modules
+    assert {"figures.js", "figure-view.js", "review.js", "bridge-client.js", "wake.js", "export.js", "i18n.js",
+            MESSAGES_MODULE} <= modules
     assert "runtime.js" not in modules  # the worker's, off the page's thread
     for name in sorted(modules):
-        first = (ROOT / "site_src/assets/sqrt-dk" / name).read_text(encoding="utf-8").splitlines()[0]
+        first = _module_text(name).splitlines()[0]
         assert first == "//# allFunctionsCalledOnLoad", name
 
 

@@ -8,7 +8,7 @@ import re
 import shutil
 
 from pycore import figures
-from pycore.sitegen import offline
+from pycore.sitegen import offline, site_files
 from tests.conftest import ROOT, article_pages, shipped_archives
 
 
@@ -86,3 +86,14 @@ def test_an_embed_in_another_site_keeps_what_every_embed_page_loads_and_no_artic
         assert loads <= embed, figure_id
     assert not [path for path in embed if path.endswith("/") or path.endswith(".html") or "katex" in path
                 or path.startswith(("assets/javascripts/", "assets/stylesheets/", "search/"))]
+
+
+def test_an_embed_in_another_site_keeps_what_a_page_of_recall_cards_loads_and_reads(site_dir):
+    """Besides what it loads, a page of recall cards sets its formulas in the math font (figures.css) and reads the
+    site's list of cards (review.js), without which it cannot schedule them: a frame on another site keeps all of it."""
+    embed = set(written(site_dir)["embed"])
+    pages = sorted((site_dir / "embed/cards").glob("*/index.html"))
+    assert pages
+    for page in pages:
+        assert {"assets/sqrt-dk/review.js", "assets/sqrt-dk/review.css"} <= loaded_by(site_dir, page) <= embed, page
+    assert {"assets/sqrt-dk/noto-sans-math.woff2", site_files.CARD_LIST} <= embed

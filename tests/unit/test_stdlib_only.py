@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycore.sitegen.pack import PACKAGES, archive_name, runtime_files
+from pycore.sitegen.pack import PACKAGES, archive_name, catalog_files, runtime_files
 from pycore.sitegen.paths import ROOT
 
 ALLOWED = {"pycore", "fsrs"}
@@ -25,8 +25,7 @@ print("ok")
 
 
 def test_runtime_modules_import_with_the_standard_library_and_fsrs_alone():
-    modules = [archive_name(p).removesuffix(".py").replace("/", ".").removesuffix(".__init__") for p in runtime_files()
-               if p.suffix == ".py"]
+    modules = [archive_name(p).removesuffix(".py").replace("/", ".").removesuffix(".__init__") for p in runtime_files()]
     assert "pycore.bridge" in modules and "pycore.review" in modules and "fsrs.scheduler" in modules
     assert not any(m.startswith(("pycore.sitegen", "pycore.experiments", "pycore.cache")) for m in modules)
     assert set(PACKAGES) | {"pycore"} == ALLOWED, "exactly the named package ships beside the core"
@@ -49,7 +48,8 @@ def test_archive_holds_exactly_the_runtime_files():
 
     name, data = core_archive()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert names == [archive_name(p) for p in runtime_files()]
+    assert names == [archive_name(p) for p in runtime_files() + catalog_files()]
+    assert "pycore/locale/zh/LC_MESSAGES/messages.po" in names, "the core reads the catalogs in the browser too"
     assert name == core_archive()[0], "the archive is not reproducible"
     assert not any(Path(n).parts[:2] == ("pycore", "sitegen") for n in names), "the glue never ships"
     assert not any(Path(n).parts[:2] == ("pycore", "experiments") for n in names), "numpy experiments never ship"
@@ -58,10 +58,3 @@ def test_archive_holds_exactly_the_runtime_files():
     shipped = {n for n in names if n.startswith("fsrs/")}
     assert shipped == {f"fsrs/{m}.py" for m in ("__init__", "card", "rating", "review_log", "scheduler", "state")}, \
         "the scheduler ships, the optimizer (torch) does not"
-
-
-def test_the_language_catalogs_ship_in_the_cores_archive():
-    """The browser reads a language's catalog where pycore.i18n looks for it, inside the core's archive."""
-    names = [archive_name(p) for p in runtime_files()]
-    assert "pycore/locale/zh/LC_MESSAGES/messages.po" in names and "pycore/i18n.py" in names
-    assert not any(name.endswith(".pot") for name in names), "the template is for translators, not the browser"

@@ -1,7 +1,9 @@
 //# allFunctionsCalledOnLoad
 // The page's end of the bridge to Python: starts the worker, watches it start (or stall, or
 // fail), and carries requests to pycore.bridge and answers back. The message types are listed
-// in runtime.js. It knows nothing of figures.
+// in runtime.js. It knows nothing of figures. Every request carries the page's language (lang), so that
+// Python answers in it.
+import { lang, t } from "./i18n.js";
 
 // A frame sandboxed without allow-same-origin has an opaque origin and cannot start a worker
 // from the site; Python then runs on the page itself, behind the same message interface
@@ -46,14 +48,14 @@ export class BridgeClient {
     if (this.worker || this.phase === "failed") return;
     this.phase = "loading";
     this.listener.loading("");
-    this.stall = setTimeout(() => this.fail(`Python did not start within ${this.stallMs / 1000} s (a Content-Security-Policy without 'wasm-unsafe-eval' can cause this)`), this.stallMs);
+    this.stall = setTimeout(() => this.fail(t("Python did not start within {seconds} s (a Content-Security-Policy without 'wasm-unsafe-eval' can cause this)", { seconds: this.stallMs / 1000 })), this.stallMs);
     try {
       this.worker = makeWorker();
     } catch (err) {
-      this.fail(`the worker could not start (${err.message})`);
+      this.fail(t("the worker could not start ({message})", { message: err.message }));
       return;
     }
-    this.worker.onerror = (e) => this.fail(`the worker failed (${e.message || "script error"})`);
+    this.worker.onerror = (e) => this.fail(e.message ? t("the worker failed ({message})", { message: e.message }) : t("the worker failed (script error)"));
     this.worker.onmessage = ({ data }) => this.receive(data);
   }
 
@@ -67,7 +69,7 @@ export class BridgeClient {
         this.resolveReady();
         this.listener.ready();
         break;
-      case "failed": this.fail(`Python failed to load (${message.reason})`); break;
+      case "failed": this.fail(t("Python failed to load ({reason})", { reason: message.reason })); break;
       case "answer": this.settle(message.id, (w) => w.resolve(message.answer)); break;
       case "error": this.settle(message.id, (w) => w.reject(new Error(message.reason))); break;
     }
@@ -91,12 +93,12 @@ export class BridgeClient {
     this.waiting.clear();
   }
 
-  /** One request to pycore.bridge; Python must be ready. */
+  /** One request to pycore.bridge, in the page's language; Python must be ready. */
   call(request) {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "request", id, request });
+      this.worker.postMessage({ type: "request", id, request: { ...request, lang: lang() } });
     });
   }
 

@@ -14,6 +14,7 @@ import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
 import { bindEvents } from "./figure-events.js";
+import { t } from "./i18n.js";
 import { nextFrame } from "./wake.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
@@ -49,8 +50,7 @@ export function copy(button, text, copied, fallback) {
 }
 
 const SLICE_MS = 50;
-const PENDING = "Drawing your settings…";
-const DEFAULT_SHOWN = "Showing the default figure, not the settings in this link.";
+const pending = () => t("Drawing your settings…");
 
 export class FigureView {
   /**
@@ -85,7 +85,7 @@ export class FigureView {
         return { ...base, op: "update", state: this.state, event };
       },
       answer: (answer) => nextFrame().then(() => this.show(answer)), // one patch per frame (wake.js)
-      error: (err) => this.status(`This figure stopped working: ${err.message}`, true),
+      error: (err) => this.status(t("This figure stopped working: {message}", { message: err.message }), true),
     });
     bindEvents(this);
   }
@@ -99,7 +99,7 @@ export class FigureView {
   pend() {
     this.el.dataset.pending = "true";
     this.status("");
-    this.say(PENDING);
+    this.say(pending());
   }
 
   /** The status line; while pending, a message that is not an error is shown after the pending one.
@@ -107,14 +107,15 @@ export class FigureView {
   status(text, isError = false) {
     const line = this.el.querySelector("[data-status]");
     if (!line) return;
-    line.textContent = this.pending && !isError ? (text ? `${PENDING} (${text})` : PENDING) : text;
+    line.textContent = this.pending && !isError ? (text ? t("Drawing your settings… ({progress})", { progress: text }) : pending()) : text;
     line.classList.toggle("sq-figure__status--error", isError);
     if (isError && text) this.say(text);
   }
 
   /** Python will not start: the figure stays as it was built, and says whether that is what was asked for. */
   unavailable(reason) {
-    this.status(`Interactivity is unavailable: ${reason}. ${this.pending ? DEFAULT_SHOWN : "The figure shows its starting state."}`, true);
+    this.status(this.pending ? t("Interactivity is unavailable: {reason}. Showing the default figure, not the settings in this link.", { reason })
+      : t("Interactivity is unavailable: {reason}. The figure shows its starting state.", { reason }), true);
   }
 
   /** Python is up: enable the controls and, if the address asks for a state, draw it. */
@@ -136,7 +137,7 @@ export class FigureView {
   }
 
   show(answer) {
-    if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+    if (answer.failed) { this.status(t("This figure hit a problem: {message}", { message: answer.error }), true); return; }
     const focused = document.activeElement && document.activeElement.closest("[data-handle]");
     const focusName = focused && this.stage.contains(focused) ? focused.dataset.handle : null;
     if (this.svg === null) this.svg = this.stage.innerHTML; // an answer that draws the built state redraws nothing
@@ -219,7 +220,7 @@ export class FigureView {
   /** Back to the state the page started with. */
   reset() {
     this.announce = this.track = true;
-    this.lead = "Reset to the starting state. ";
+    this.lead = t("Reset to the starting state.") + " ";
     this.queue.send({ type: "render", params: params(this.initial) });
   }
 
@@ -227,12 +228,12 @@ export class FigureView {
   async togglePython(button) {
     if (!this.python.hidden) { this.closePython(); return; }
     const answer = await this.client.call({ op: "snippet", figure: this.id, state: this.state });
-    if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+    if (answer.failed) { this.status(t("This figure hit a problem: {message}", { message: answer.error }), true); return; }
     this.python.querySelector("code").textContent = answer.snippet;
     this.python.hidden = false;
     button.setAttribute("aria-expanded", "true");
-    copy(button, answer.snippet, "Python copied", () => this.python.querySelector("pre").focus());
-    this.say("The Python script is shown below the figure and copied to the clipboard.");
+    copy(button, answer.snippet, t("Python copied"), () => this.python.querySelector("pre").focus());
+    this.say(t("The Python script is shown below the figure and copied to the clipboard."));
   }
 
   closePython() {
@@ -248,17 +249,17 @@ export class FigureView {
       const link = this.el.querySelector('[data-action="permalink"]');
       const url = link ? link.href : location.href;
       const answer = await this.client.call({ op: "notebook", figure: this.id, state: this.state, url });
-      if (answer.failed) { this.status(`This figure hit a problem: ${answer.error}`, true); return; }
+      if (answer.failed) { this.status(t("This figure hit a problem: {message}", { message: answer.error }), true); return; }
       save(new Blob([answer.notebook], { type: "application/x-ipynb+json" }), `${fileStem(this.id, this.state)}.ipynb`);
-      this.say("Saved the figure's Jupyter notebook.");
+      this.say(t("Saved the figure's Jupyter notebook."));
       return;
     }
     const caption = this.el.querySelector("figcaption");
-    const description = `${caption ? caption.textContent : ""} State: ${query(this.state)}.`;
+    const description = t("{caption} State: {state}.", { caption: caption ? caption.textContent : "", state: query(this.state) });
     const svg = await standaloneSvg(this.stage, this.el.dataset.title, description);
     const blob = kind === "png" ? await pngFrom(svg) : new Blob([svg.text], { type: "image/svg+xml" });
     save(blob, `${fileStem(this.id, this.state)}.${kind}`);
-    this.say(`Saved the figure as ${kind.toUpperCase()}.`);
+    this.say(t("Saved the figure as {format}.", { format: kind.toUpperCase() }));
   }
 
   // The address bar follows the last figure the reader changed, without adding history entries.
@@ -274,7 +275,7 @@ export class FigureView {
   /** Copy the embed code for the current state; without a clipboard it is offered in a prompt. */
   copyEmbed(button) {
     const code = this.embedCode();
-    copy(button, code, "Embed code copied", () => window.prompt("Copy this embed code:", code));
+    copy(button, code, t("Embed code copied"), () => window.prompt(t("Copy this embed code:"), code));
   }
 
   embedCode() {

@@ -9,6 +9,7 @@ import { offerOffline } from "./offline.js";
 import "./menu.js";
 import "./panels.js";
 import { bindPredictions } from "./predict.js";
+import { t } from "./i18n.js";
 import { bindReview } from "./review.js";
 import { task, wakeInOrder } from "./wake.js";
 
@@ -22,8 +23,15 @@ function notReady(tell) {
 
 const activate = (view) => view.activate(isEmbedPage() ? embedParams() : view.linkedParams());
 
+/** How far Python's start has got, in words: runtime.js names each step ("" before the first). */
+function loading(detail) {
+  if (detail === "the runtime") return t("Loading Python: the runtime…");
+  if (detail === "the figures' code") return t("Loading Python: the figures' code…");
+  return t("Loading Python in your browser…");
+}
+
 const client = new BridgeClient(STALL_MS, {
-  loading: (detail) => notReady((view) => view.status(detail ? `Loading Python: ${detail}…` : "Loading Python in your browser…")),
+  loading: (detail) => notReady((view) => view.status(loading(detail))),
   ready: () => wakeInOrder([...views], activate),
   failed: (reason) => notReady((view) => view.unavailable(reason)),
 });
@@ -36,7 +44,7 @@ function bind(el) {
   if (isEmbedPage() && embedParams()) view.pend();
   views.add(view);
   if (client.phase === "failed") view.unavailable(client.problem);
-  else if (client.phase === "loading") view.status("Loading Python in your browser…");
+  else if (client.phase === "loading") view.status(loading(""));
   return view;
 }
 

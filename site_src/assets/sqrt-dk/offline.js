@@ -2,24 +2,26 @@
 // Offline after the first visit: registers the service worker (sw.js at the site root) once the
 // page has what it came for, and says discreetly when the whole site is kept offline, or when a
 // new version waits for the next visit. Where service workers are unavailable, nothing happens.
+import { t } from "./i18n.js";
 
 const ROOT = new URL("../../", import.meta.url); // this file is assets/sqrt-dk/offline.js
 const SHOWN_MS = 8000;
-const OFFLINE = "Available offline: this site now works without a network.";
-const UPDATE = "A new version is ready; it loads on your next visit.";
+const OFFLINE = () => t("Available offline: this site now works without a network.");
+const UPDATE = () => t("A new version is ready; it loads on your next visit.");
 
 const said = new Set();
 
 // A small status line that fades after a few seconds, each text once per page; inside a host's
-// frame the figure stays alone. It sits over the header's title, never over the article (a page
-// without Material's header, such as an embed page opened alone, gets it at its end).
+// frame the figure stays alone. figures.css places it where it covers nothing: under Material's
+// header, above the page's first line (a page without that header, such as an embed page opened
+// alone, gets it at its end).
 function say(text) {
   if (window.top !== window || said.has(text)) return;
   said.add(text);
   const note = document.createElement("p");
   note.className = "sq-offline";
   note.setAttribute("role", "status");
-  (document.querySelector(".md-header__title") || document.body).append(note);
+  document.body.append(note);
   setTimeout(() => {
     note.textContent = text; // a live region is read when its text changes, not when it appears
     setTimeout(() => note.remove(), SHOWN_MS);
@@ -32,7 +34,7 @@ function watch(registration) {
   if (!worker) return;
   const update = Boolean(registration.active);
   const check = () => {
-    if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE : OFFLINE);
+    if (update ? worker.state === "installed" : worker.state === "activated") say(update ? UPDATE() : OFFLINE());
   };
   worker.addEventListener("statechange", check);
   check();
@@ -55,7 +57,7 @@ async function register() {
   if (!registration) return; // automation that blocks service workers answers with nothing
   registration.addEventListener("updatefound", () => watch(registration));
   watch(registration);
-  if (registration.waiting && registration.active) say(UPDATE);
+  if (registration.waiting && registration.active) say(UPDATE());
 }
 
 const loaded = () => new Promise((resolve) => {

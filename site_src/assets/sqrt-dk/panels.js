@@ -5,17 +5,18 @@
 import { iframeCode } from "./embed.js";
 import { pngFrom, save, standaloneSvg } from "./export.js";
 import { copy, query } from "./figure-view.js";
+import { t } from "./i18n.js";
 
 const panels = (row) => [...row.querySelectorAll("[data-figure]")];
 const state = (el) => JSON.parse(el.dataset.state);
 
 async function download(row, kind) {
   const figs = panels(row);
-  const description = figs.map((el, i) => `Panel ${i + 1}: ${el.querySelector("figcaption").textContent} State: ${query(state(el))}.`);
+  const description = figs.map((el, i) => t("Panel {number}: {caption} State: {state}.", { number: i + 1, caption: el.querySelector("figcaption").textContent, state: query(state(el)) }));
   const svg = await standaloneSvg(row, figs[0].dataset.title, description.join(" "));
   const blob = kind === "png" ? await pngFrom(svg) : new Blob([svg.text], { type: "image/svg+xml" });
   save(blob, `${figs[0].dataset.figure}_${figs.length}-panels.${kind}`);
-  return `Saved the ${figs.length} panels as one ${kind.toUpperCase()}.`;
+  return t("Saved the {count} panels as one {format}.", { count: figs.length, format: kind.toUpperCase() });
 }
 
 function embedCode(row) {
@@ -34,6 +35,6 @@ document.addEventListener("click", async (e) => {
   if (b.dataset.download) say(await download(row, b.dataset.download));
   else if (b.dataset.action === "embed") {
     const code = embedCode(row);
-    copy(b, code, "Embed code copied", () => window.prompt("Copy this embed code:", code));
+    copy(b, code, t("Embed code copied"), () => window.prompt(t("Copy this embed code:"), code));
   }
 });

@@ -3,6 +3,7 @@
 // The reader picks a [data-choice]; "Show me" asks pycore for the answering state and its verdict,
 // the figure draws that state, and once it is drawn the block gets data-outcome="right" or "wrong"
 // and pycore's sentence of why. Which choice is right is computed in pycore (predict.py), never here.
+import { t } from "./i18n.js";
 
 /** Bind every prediction block on the page to its figure's view (``viewOf(element)``). */
 export function bindPredictions(client, viewOf) {
@@ -17,7 +18,7 @@ export function bindPredictions(client, viewOf) {
     let waiting = null; // the predict answer whose state the figure is drawing
     const enable = () => {
       block.querySelectorAll("button").forEach((b) => { b.disabled = false; });
-      why.textContent = "Choose an answer, then press Show me.";
+      why.textContent = t("Choose an answer, then press Show me.");
     };
     if (figure.dataset.ready) enable(); else figure.addEventListener("sq:drawn", enable, { once: true });
     choices.forEach((button) => button.addEventListener("click", () => {
@@ -30,13 +31,14 @@ export function bindPredictions(client, viewOf) {
       const { right } = waiting;
       const words = choices.find((c) => c.dataset.choice === right).textContent;
       if (chosen) block.dataset.outcome = chosen === right ? "right" : "wrong";
-      const verdict = !chosen ? `The answer: “${words}”. ` : chosen === right ? "Right. " : `Not quite: the answer is “${words}”. `;
-      why.textContent = verdict + waiting.why;
+      const verdict = !chosen ? t("The answer: “{words}”.", { words }) : chosen === right ? t("Right.")
+        : t("Not quite: the answer is “{words}”.", { words });
+      why.textContent = `${verdict} ${waiting.why}`;
       waiting = null;
     });
     block.querySelector("[data-show-me]").addEventListener("click", async () => {
       const answer = await client.call({ op: "predict", prompt: block.dataset.predict, state: view.initial, show: JSON.parse(block.dataset.show) });
-      if (answer.failed) { why.textContent = `This question hit a problem: ${answer.error}`; return; }
+      if (answer.failed) { why.textContent = t("This question hit a problem: {message}", { message: answer.error }); return; }
       waiting = answer;
       view.showState(answer.state);
     });

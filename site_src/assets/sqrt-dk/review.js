@@ -8,6 +8,7 @@
 // Python) a card is a question that opens on its answer.
 import * as store from "./review-store.js";
 import { save } from "./export.js";
+import { t } from "./i18n.js";
 
 const ROOT = new URL("../../", import.meta.url); // this file is assets/sqrt-dk/review.js
 const REFRESH_MS = 60_000; // "due in 5 minutes" becomes "due now" without a reload
@@ -21,7 +22,7 @@ const now = () => new Date().toISOString();
 
 function cardIds() {
   deck ||= fetch(new URL("cards.json", ROOT)).then((response) => {
-    if (!response.ok) throw new Error(`the list of cards answered HTTP ${response.status}`);
+    if (!response.ok) throw new Error(t("the list of cards answered HTTP {status}", { status: response.status }));
     return response.json();
   }).then((list) => list.cards.map((card) => card.id));
   deck.catch(() => { deck = null; }); // asked again at the next refresh
@@ -67,8 +68,8 @@ function patchCard(el, status) {
   el.dataset.reviewState = status.new ? "new" : status.is_due ? "due" : "scheduled";
   const controls = el.querySelector("[data-review]");
   controls.querySelector("[data-due]").textContent = status.new
-    ? "New: answer it, open it, and grade yourself to add it to your reviews."
-    : status.is_due ? "Due now." : `Next due ${status.when}.`;
+    ? t("New: answer it, open it, and grade yourself to add it to your reviews.")
+    : status.is_due ? t("Due now.") : t("Next due {when}.", { when: status.when });
   controls.querySelectorAll("[data-grade]").forEach((button) => {
     button.querySelector("[data-interval]").textContent = status.preview[button.dataset.grade];
   });
@@ -86,8 +87,8 @@ function patch(answer) {
   const link = badge();
   if (link) {
     link.hidden = answer.count === 0;
-    link.textContent = `${answer.count} due`;
-    link.setAttribute("aria-label", `${answer.summary} Review them`);
+    link.textContent = t("{count} due", { count: answer.count });
+    link.setAttribute("aria-label", answer.summary + " " + t("Review them"));
   }
   document.querySelectorAll("[data-review-session]").forEach((section) => {
     section.hidden = false;
@@ -109,12 +110,12 @@ async function refresh() {
       reportOnce(problem.message, problem.card);
     }
     if (!store.persistent) {
-      reportOnce("This browser does not let this page keep your grades (storage is blocked here, or the frame is "
-                 + "sandboxed), so they last only while the page is open.");
+      reportOnce(t("This browser does not let this page keep your grades (storage is blocked here, or the frame is "
+                 + "sandboxed), so they last only while the page is open."));
     }
     patch(answer);
   } catch (err) {
-    reportOnce(`The review schedule is unavailable: ${err.message}`);
+    reportOnce(t("The review schedule is unavailable: {message}", { message: err.message }));
   }
 }
 
@@ -128,11 +129,12 @@ async function grade(el, button) {
     if (answer.failed) throw new Error(answer.error);
     store.write(id, answer.record);
     const words = button.firstChild.textContent.trim();
-    said.textContent = `${answer.replaced ? answer.replaced + " " : ""}Saved “${words}”: next due ${answer.status.when}.`;
+    const saved = t("Saved “{words}”: next due {when}.", { words, when: answer.status.when });
+    said.textContent = answer.replaced ? `${answer.replaced} ${saved}` : saved;
     await refresh();
     el.dispatchEvent(new CustomEvent("sq:graded", { bubbles: true, detail: { card: id, words, when: answer.status.when } }));
   } catch (err) {
-    said.textContent = `This grade was not saved: ${err.message}`;
+    said.textContent = t("This grade was not saved: {message}", { message: err.message });
   } finally {
     copies.forEach((c) => c.querySelectorAll("[data-grade]").forEach((b) => { b.disabled = false; }));
   }
@@ -170,7 +172,9 @@ function bindSession(section) {
       start.hidden = !latest.due.length && !latest.new.length;
       slot.replaceChildren();
       progress.textContent = "";
-      message(`${said}Done: you went through ${index} card${index === 1 ? "" : "s"}. ${latest.summary}`);
+      const done = index === 1 ? t("Done: you went through {count} card.", { count: index })
+        : t("Done: you went through {count} cards.", { count: index });
+      message(said + done + " " + latest.summary);
       (start.hidden ? section.querySelector("[data-review-export]") : start).focus();
       return;
     }
@@ -184,7 +188,7 @@ function bindSession(section) {
     patchCard(copy, latest.cards[queue[index]]);
     current.hidden = false;
     start.hidden = true;
-    progress.textContent = `${said}Card ${index + 1} of ${queue.length}.`;
+    progress.textContent = said + t("Card {number} of {count}.", { number: index + 1, count: queue.length });
     copy.querySelector("summary").focus();
   }
 
@@ -196,16 +200,17 @@ function bindSession(section) {
   });
   slot.addEventListener("sq:graded", (event) => {
     index += 1;
-    show(`Saved “${event.detail.words}”: next due ${event.detail.when}. `);
+    show(t("Saved “{words}”: next due {when}.", { words: event.detail.words, when: event.detail.when }) + " ");
   });
 
   section.querySelector("[data-review-export]").addEventListener("click", async () => {
     const answer = await client.call({ op: "review-export", cards: await cardIds(), records: store.readAll(), now: now() });
-    if (answer.failed) message(`The history could not be exported: ${answer.error}`);
-    else if (!answer.count) message("There is no history to export yet: grade a card first.");
+    if (answer.failed) message(t("The history could not be exported: {message}", { message: answer.error }));
+    else if (!answer.count) message(t("There is no history to export yet: grade a card first."));
     else {
       save(new Blob([answer.text], { type: "application/json" }), answer.filename);
-      message(`Exported the history of ${answer.count} card${answer.count === 1 ? "" : "s"} as ${answer.filename}.`);
+      message(answer.count === 1 ? t("Exported the history of {count} card as {file}.", { count: 1, file: answer.filename })
+        : t("Exported the history of {count} cards as {file}.", { count: answer.count, file: answer.filename }));
     }
   });
 
@@ -217,14 +222,14 @@ function bindSession(section) {
     input.value = "";
     const answer = await client.call({ op: "review-import", cards: await cardIds(), records: store.readAll(), text, now: now() });
     if (answer.failed) {
-      message(`The file could not be imported: ${answer.error}. Nothing was changed.`);
+      message(t("The file could not be imported: {message}. Nothing was changed.", { message: answer.error }));
       return;
     }
     try {
       Object.entries(answer.records).forEach(([id, record]) => store.write(id, record));
       message(answer.message);
     } catch (err) {
-      message(`The browser refused to keep part of the imported history (${err.message}); what was stored before is still there.`);
+      message(t("The browser refused to keep part of the imported history ({message}); what was stored before is still there.", { message: err.message }));
     }
     await refresh();
   });
@@ -235,13 +240,14 @@ function bindSession(section) {
     cleared = store.clear();
     const n = Object.keys(cleared).length;
     undo.hidden = n === 0;
-    message(n ? `Cleared the history of ${n} card${n === 1 ? "" : "s"} from this device. Undo puts it back while this page is open.`
-      : "There was no history on this device to clear.");
+    message(n === 1 ? t("Cleared the history of {count} card from this device. Undo puts it back while this page is open.", { count: n })
+      : n ? t("Cleared the history of {count} cards from this device. Undo puts it back while this page is open.", { count: n })
+        : t("There was no history on this device to clear."));
     await refresh();
   });
   undo.addEventListener("click", async () => {
     Object.entries(cleared).forEach(([id, record]) => store.write(id, record));
-    message(`Put back the history of ${Object.keys(cleared).length} cards.`);
+    message(t("Put back the history of {count} cards.", { count: Object.keys(cleared).length }));
     cleared = {};
     undo.hidden = true;
     await refresh();

@@ -2,7 +2,7 @@
 // the page itself where no worker can be started (a frame sandboxed without allow-same-origin).
 //
 // Every message names its type. The page sends {type: "request", id, request}. This side posts
-// {type: "progress", text} while Python starts, then {type: "ready", from} ("snapshot" or "start")
+// {type: "progress", text} while Python starts (figures.js words each text in the page's language), then {type: "ready", from} ("snapshot" or "start")
 // or {type: "failed", reason}; and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
 //
 // A repeat visit starts from a memory snapshot of the interpreter with the core imported, made on

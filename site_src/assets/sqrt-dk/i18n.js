@@ -1,0 +1,22 @@
+//# allFunctionsCalledOnLoad
+// The page scripts' words in the page's language. Every message a reader sees or hears is written in English
+// as t("…", {name: value}), one message per phrase or sentence with named {name} placeholders ({{ and }} for
+// literal braces, as Python's str.format reads them); Babel extracts them into the catalogs with the core's
+// (pycore/sitegen/catalogs.py), and the build writes each language's translations into messages.js beside
+// this file. Developers' console messages stay in English.
+import { MESSAGES } from "./messages.js";
+
+/** The page's language: "zh" when its <html lang> starts with "zh", else "en" (what pycore.i18n calls it). */
+export function lang() {
+  return document.documentElement.lang.toLowerCase().startsWith("zh") ? "zh" : "en";
+}
+
+/** ``message`` in the page's language (itself where there is no translation), its {name} placeholders filled
+ * from ``vars``. */
+export function t(message, vars = {}) {
+  const text = (MESSAGES[lang()] || {})[message] || message;
+  return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) => {
+    if (name === undefined) return whole[0];
+    return name in vars ? String(vars[name]) : whole;
+  });
+}
