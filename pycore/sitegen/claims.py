@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from pycore import long_rows, train
+from pycore.i18n import _
 from pycore.svg import fmt, sig
 from pycore.figures import length, operating_point, saturation, summary_pipeline
 from pycore.experiments import lr_sweep, model
@@ -53,8 +54,8 @@ def registry() -> dict[str, Callable[[], str]]:
             out[f"train-grid.final.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.num(train_runs.grid().at(o, dk, d).median)
             out[f"train-grid.range.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.spread(train_runs.grid().at(o, dk, d))
             out[f"train-grid.grad.{o}.{dk}.{d}.median"] = lambda o=o, dk=dk, d=d: sig(_grad_quartiles(o, dk, d)[1], 2)
-            out[f"train-grid.grad.{o}.{dk}.{d}.middle"] = lambda o=o, dk=dk, d=d: "{} to {}".format(
-                *(sig(q, 2) for q in _grad_quartiles(o, dk, d)[::2]))
+            out[f"train-grid.grad.{o}.{dk}.{d}.middle"] = lambda o=o, dk=dk, d=d: _("{low} to {high}").format(
+                **dict(zip(("low", "high"), (sig(q, 2) for q in _grad_quartiles(o, dk, d)[::2]))))
             if d != "sqrt":
                 out[f"train-grid.paired.{o}.{dk}.{d}"] = lambda o=o, dk=dk, d=d: train_runs.difference(
                     train_runs.grid(), o, dk, "sqrt", d)

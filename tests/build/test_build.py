@@ -211,10 +211,11 @@ terms:
 """A one-term glossary for the copies: 'widget' is introduced on bad.md, after index.md."""
 
 
-def _site_copy(tmp_path: Path, page: str, home: str = "# Home\n", glossary_yml: str = EMPTY_GLOSSARY) -> Path:
+def _site_copy(tmp_path: Path, page: str, home: str = "# Home\n", glossary_yml: str = EMPTY_GLOSSARY,
+               languages: bool = False) -> Path:
     """The real configuration with a two-page docs folder (index.md, then bad.md) and a glossary
-    (by default one without terms); the config sits beside mkdocs.yml so every relative path in it (hook, theme
-    overrides, watch) means what it means there."""
+    (by default one without terms), in English alone unless ``languages``; the config sits beside mkdocs.yml so
+    every relative path in it (hook, theme overrides, watch) means what it means there."""
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
     (docs / "index.md").write_text(home, encoding="utf-8")
@@ -223,6 +224,8 @@ def _site_copy(tmp_path: Path, page: str, home: str = "# Home\n", glossary_yml: 
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     text = re.sub(r"(?ms)^nav:.*?\n\n", "nav:\n  - Home: index.md\n  - Bad: bad.md\n\n", text)
     text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
+    if not languages:
+        text = re.sub(r"(?ms)^  # One build of both languages.*?(?=^\S)", "", text)
     config = ROOT / f".test-mkdocs-{tmp_path.name}.yml"
     config.write_text(text, encoding="utf-8")
     return config
