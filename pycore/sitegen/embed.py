@@ -32,7 +32,7 @@ def page_html(figure_id: str, where: str, site_url: str | None, preloads: str) -
     response to name."""
     module = figures.get(figure_id)
     root = site_root(f"{where}embed/{figure_id}/")
-    title = i18n._(module.TITLE)
+    title = figures.title(module)
     figure = ENV.get_template("figure.html.j2").render(figure_context(
         figure_id, module.State(), anchor=f"fig-{figure_id}", caption=title, controls=None,
         embed_url="./", page_url=f"{root}{where}{module.PAGE}"))

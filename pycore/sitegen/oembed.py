@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 from .. import figures
-from ..i18n import _
 from ..params import Param
 from .render import ENV
 
@@ -49,10 +48,10 @@ def response(figure_id: str, site_url: str, site_name: str) -> dict[str, Any]:
     return {
         "version": "1.0",
         "type": "rich",
-        "html": iframe(embed_url(site_url, figure_id), _(module.TITLE), module.HEIGHT),
+        "html": iframe(embed_url(site_url, figure_id), figures.title(module), module.HEIGHT),
         "width": WIDTH,
         "height": module.HEIGHT,
-        "title": _(module.TITLE),
+        "title": figures.title(module),
         "provider_name": site_name,
         "provider_url": base(site_url),
     }
@@ -64,7 +63,7 @@ def parameter(spec: Param, default: str) -> dict[str, Any]:
     Bounds are whole numbers for an int and numbers otherwise; a vector also gives the fewest
     and most numbers it takes, and a choice its values instead of bounds."""
     out: dict[str, Any] = {"name": spec.name, "kind": spec.kind, "default": default, "allowed": spec.allowed(),
-                           "doc": spec.doc}
+                           "doc": spec.shown_doc()}
     if spec.kind == "choice":
         out["options"] = [value for value, _ in spec.options]
         return out
@@ -81,7 +80,7 @@ def entry(figure_id: str, site_url: str) -> dict[str, Any]:
     defaults = figures.state_params(module.State())
     return {
         "id": figure_id,
-        "title": _(module.TITLE),
+        "title": figures.title(module),
         "page": base(site_url) + module.PAGE,
         "embed": embed_url(site_url, figure_id),
         "oembed": oembed_url(site_url, figure_id),

@@ -51,12 +51,12 @@ def figure_context(figure_id: str, state: Any, *, anchor: str, caption: str,
     return {
         "id": figure_id,
         "anchor": anchor,
-        "title": module.TITLE,
-        "caption": caption or module.TITLE,
+        "title": figures.title(module),
+        "caption": caption or figures.title(module),
         "live": v.get("caption"),
         "state_json": json.dumps(v["state"], ensure_ascii=False, separators=(",", ":")),
         "svg": v["svg"],
-        "readouts": [(name, label, v["readouts"][name]) for name, label in module.READOUTS
+        "readouts": [(name, label, v["readouts"][name]) for name, label in figures.readout_labels(module)
                      if readouts is None or name in readouts],
         "controls": [c for c in shown if c.name not in advanced],
         "more": [c for c in shown if c.name in advanced],
