@@ -124,7 +124,8 @@ def on_post_page(output, page, config):
     language's pages take its own folder as their base, so that Material reads its search index and sitemap."""
     root = page_markdown.site_root(page.url)
     output = page_html.download_hints(output, root, _builds[-1].runtime)
-    return languages.own_base(output, _builds[-1].folder)
+    output = languages.own_base(output, _builds[-1].folder)
+    return languages.alternates(output, page.url, _builds[-1].folder, state.folders(config))
 
 
 def on_post_template(output_content, template_name, config):

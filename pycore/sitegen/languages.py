@@ -12,6 +12,7 @@ from pathlib import Path
 from mkdocs import utils
 
 from .. import i18n
+from .page_markdown import site_root
 from .site_files import nav_pages
 
 SEARCH_INDEX = Path("search") / "search_index.json"
@@ -94,11 +95,32 @@ BASE = re.compile(r'("base": ")([^"]*)(")')
 
 def own_base(html: str, prefix: str) -> str:
     """A page of another language than the default takes its language's folder as the base Material's scripts
-    read its search index and sitemap from (``"base": "../.."`` becomes ``"../../zh"``); links and assets keep
+    read its search index and sitemap from (``"base": "../.."`` becomes ``"../../zh/"``, the slash so that addresses
+    resolve inside the folder); links and assets keep
     their own addresses, so the pages still share the site's assets."""
     if not prefix:
         return html
-    return BASE.sub(lambda m: f"{m.group(1)}{m.group(2)}/{prefix.rstrip('/')}{m.group(3)}", html, count=1)
+    return BASE.sub(lambda m: f"{m.group(1)}{m.group(2)}/{prefix}{m.group(3)}", html, count=1)
+
+
+ALTERNATE = re.compile(r'(<(?:link rel="alternate"|a\b)[^>]*?\bhref=")[^"]*("[^>]*\bhreflang="([\w-]+)")')
+
+
+def alternates(html: str, page_url: str, folder: str, folders: dict[str, str]) -> str:
+    """The page's alternates, the head's hreflang links and the language switcher's, each the same page in that
+    language (``folders``: each built language's folder), relative, so that they hold under any sub-path; the
+    i18n plugin gives a home page the languages' absolute roots, and the Chinese home an English link to itself.
+    Without their trailing slash: Material fetches ``sitemap.xml`` beside every alternate to map pages between
+    languages, and beside ``zh/step-4/`` there is none (a 404 on every page), while beside ``zh/step-4`` it
+    finds the language's own; the server adds the slash back, and switcher.js goes to the page itself."""
+    up, path = site_root(page_url), page_url.removeprefix(folder)
+
+    def relative(m: re.Match[str]) -> str:
+        if m.group(3) not in folders:
+            return m.group(0)
+        return f"{m.group(1)}{(up + folders[m.group(3)] + path).rstrip('/') or '.'}{m.group(2)}"
+
+    return ALTERNATE.sub(relative, html)
 
 
 def write_theme_files(site: Path, files: dict[str, str]) -> None:

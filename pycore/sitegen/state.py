@@ -30,6 +30,14 @@ def language(config) -> tuple[str, str]:
     return lang, "" if lang == plugin.default_language else f"{lang}/"
 
 
+def folders(config) -> dict[str, str]:
+    """Every language this site builds, by the code its switcher names it with, and the folder its pages go in."""
+    plugin = config["plugins"].get("i18n")
+    if plugin is None:
+        return {}
+    return {lang: "" if lang == plugin.default_language else f"{lang}/" for lang in plugin.build_languages}
+
+
 def nested(config) -> bool:
     """Whether this build runs inside another: the i18n plugin builds every other language from its own
     ``on_post_build``."""

@@ -3,7 +3,7 @@
 // fail), and carries requests to pycore.bridge and answers back. The message types are listed
 // in runtime.js. It knows nothing of figures. Every request carries the page's language (lang), so that
 // Python answers in it.
-import { lang, t } from "./i18n.js";
+import { asked, t } from "./i18n.js";
 
 // A frame sandboxed without allow-same-origin has an opaque origin and cannot start a worker
 // from the site; Python then runs on the page itself, behind the same message interface
@@ -98,7 +98,7 @@ export class BridgeClient {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "request", id, request: { ...request, lang: lang() } });
+      this.worker.postMessage({ type: "request", id, request: { ...request, lang: asked() } });
     });
   }
 

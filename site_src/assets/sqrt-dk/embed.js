@@ -19,10 +19,12 @@ export function fillSnippets() {
   });
 }
 
-/** The figure's starting parameters from the embed page's query string, or null for its default. */
+/** The figure's starting parameters from the embed page's query string (but its theme and language), or null for its
+ * default. */
 export function embedParams() {
   const p = new URLSearchParams(location.search);
   p.delete("theme");
+  p.delete("lang");
   return [...p.keys()].length ? Object.fromEntries(p) : null;
 }
 

@@ -14,7 +14,7 @@ import { RequestQueue } from "./bridge-client.js";
 import { iframeCode } from "./embed.js";
 import { fileStem, pngFrom, save, standaloneSvg } from "./export.js";
 import { bindEvents } from "./figure-events.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { nextFrame } from "./wake.js";
 
 /** A state as URL parameters, the form permalinks and embed addresses share. */
@@ -132,6 +132,7 @@ export class FigureView {
   linkedParams() {
     const [anchor, search] = decodeURIComponent(location.hash.slice(1)).split("?");
     if (anchor !== this.el.id || search === undefined) return null;
+    this.linked(location.hash);
     requestAnimationFrame(() => this.el.scrollIntoView());
     return Object.fromEntries(new URLSearchParams(search.replace(/,/g, "%2C")));
   }
@@ -262,14 +263,22 @@ export class FigureView {
     this.say(t("Saved the figure as {format}.", { format: kind.toUpperCase() }));
   }
 
-  // The address bar follows the last figure the reader changed, without adding history entries.
+  // The address bar follows the last figure the reader changed, without adding history entries, and so does the
+  // article (data-sq-linked), which keeps it when Material's tracking puts the section in the address instead: the
+  // language switcher carries it (switcher.js).
   remember() {
     if (this.onEmbedPage) return;
     const url = new URL(location.href);
     url.hash = `${this.el.id}?${query(this.state)}`;
     history.replaceState(history.state, "", url);
+    this.linked(url.hash);
     const link = this.el.querySelector('[data-action="permalink"]');
     if (link) link.href = url.href;
+  }
+
+  linked(hash) {
+    const article = this.el.closest("article");
+    if (article) article.dataset.sqLinked = hash;
   }
 
   /** Copy the embed code for the current state; without a clipboard it is offered in a prompt. */
@@ -281,6 +290,7 @@ export class FigureView {
   embedCode() {
     const src = new URL(this.el.dataset.embed, location.href);
     src.search = query(this.state);
+    if (lang() !== "en") src.searchParams.set("lang", lang());  // a Chinese page's code keeps its language
     return iframeCode(src.href, this.el.dataset.title, this.el.dataset.embedHeight);
   }
 }

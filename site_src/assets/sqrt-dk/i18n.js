@@ -20,3 +20,11 @@ export function t(message, vars = {}) {
     return name in vars ? String(vars[name]) : whole;
   });
 }
+
+/** The language Python is asked to answer in: the page's, or on an embed page the one its address names with lang
+ * (a language the site has sent the frame to its own page before; any other gets Python's one-line message beside
+ * the English figure). */
+export function asked() {
+  const named = document.body.classList.contains("sq-embed") && new URLSearchParams(location.search).get("lang");
+  return named || lang();
+}
