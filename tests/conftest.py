@@ -109,8 +109,9 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_error(404)
             return None
         body = self.settings["replace"].get(self.path.split("?")[0])
-        if body is not None:
+        if body is not None:  # typed as the file it replaces: a module script must be served as JavaScript
             self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(self.path.split("?")[0]))
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             return io.BytesIO(body)

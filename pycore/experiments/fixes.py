@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from pycore import marks
 from pycore.figures import _chart
+from pycore.i18n import N_, _
 from pycore.svg import el, fmt, svg, text
 
 SSMAX_S = 1 / math.log(16)
@@ -31,6 +32,25 @@ CAP, TAU = 50.0, 100.0
 """Gemma 2's soft cap and Kimi K2's QK-Clip threshold τ."""
 GROWTH = 8.0
 """The second picture's axis: q and k grown up to this many times their starting length."""
+NUMBERS = {"length": f"{QWEN_TRAINED:,}", "stretch": KIMI_STRETCH, "tau": fmt(TAU), "cap": fmt(CAP)}
+"""The numbers the lines' names quote, as printed."""
+
+
+class Name(str):
+    """A line's name in English, its numbers filled in, which can also give itself in the current language (the
+    picture draws ``shown()``; tests and code compare the English)."""
+
+    template: str
+    """The name as a message: English, marked for the catalog, with the numbers as placeholders."""
+
+    def __new__(cls, template: str) -> Name:
+        name = super().__new__(cls, template.format(**NUMBERS))
+        name.template = template
+        return name
+
+    def shown(self) -> str:
+        """The name in the current language."""
+        return _(self.template).format(**NUMBERS)
 
 
 def yarn(stretch: float) -> float:
@@ -53,14 +73,14 @@ def ssmax(n: int) -> float:
     return SSMAX_S * math.log(n)
 
 
-FACTORS: tuple[tuple[str, str, Callable[[int], float]], ...] = (
-    ("÷√dₖ alone", "sqrt", lambda n: 1.0),
-    ("Scalable-Softmax, s = 1/ln 16", "log-n", ssmax),
-    (f"Qwen, log-n rule (L = {QWEN_TRAINED:,})", "none", qwen),
-    ("Llama 4, some of its layers", "fix1", llama4),
-    (f"YaRN, {KIMI_STRETCH}× context (Kimi K2)", "fix2", lambda n: yarn(KIMI_STRETCH)),
+FACTORS: tuple[tuple[Name, str, Callable[[int], float]], ...] = (
+    (Name(N_("÷√dₖ alone")), "sqrt", lambda n: 1.0),
+    (Name("Scalable-Softmax, s = 1/ln 16"), "log-n", ssmax),
+    (Name(N_("Qwen, log-n rule (L = {length})")), "none", qwen),
+    (Name(N_("Llama 4, some of its layers")), "fix1", llama4),
+    (Name(N_("YaRN, {stretch}× context (Kimi K2)")), "fix2", lambda n: yarn(KIMI_STRETCH)),
 )
-"""Each line of the first picture: its label, its series style and the factor for a row of n keys."""
+"""Each line of the first picture: its name, its series style and the factor for a row of n keys."""
 
 
 def no_fix(g: float) -> float:
@@ -68,13 +88,13 @@ def no_fix(g: float) -> float:
     return START * g * g
 
 
-CEILINGS: tuple[tuple[str, str, Callable[[float], float]], ...] = (
-    ("no fix", "none", no_fix),
-    (f"QK-Clip at {fmt(TAU)}", "fix1", lambda g: min(no_fix(g), TAU)),
-    (f"soft-cap, {fmt(CAP)}·tanh(s/{fmt(CAP)})", "log-n", lambda g: CAP * math.tanh(no_fix(g) / CAP)),
-    ("QK-norm", "sqrt", lambda g: START),
+CEILINGS: tuple[tuple[Name, str, Callable[[float], float]], ...] = (
+    (Name(N_("no fix")), "none", no_fix),
+    (Name(N_("QK-Clip at {tau}")), "fix1", lambda g: min(no_fix(g), TAU)),
+    (Name(N_("soft-cap, {cap}·tanh(s/{cap})")), "log-n", lambda g: CAP * math.tanh(no_fix(g) / CAP)),
+    (Name("QK-norm"), "sqrt", lambda g: START),
 )
-"""Each line of the second picture: its label, its series style and the largest score at growth g (QK-norm's learned
+"""Each line of the second picture: its name, its series style and the largest score at growth g (QK-norm's learned
 scale left at 1, QK-Clip's shrinking applied at every step)."""
 
 
@@ -110,16 +130,17 @@ def length_factors() -> str:
     ns = [round(2**s) for s in steps]
     top = 5.0
     ax = _chart.axes(LOG2_LO, LOG2_HI, 0.0, top, **BOX)
-    xt = [(float(k), f"{2**k:,}") for k in (4, 8, 13, 16)] + [(20.0, "1 million")]
-    parts = _chart.frame(ax, "What multiplies the scores", xt, [(float(v), str(v)) for v in range(6)],
-                         "n, keys in the row (log scale)")
-    for label, cls, factor in FACTORS:
+    xt = [(float(k), f"{2**k:,}") for k in (4, 8, 13, 16)] + [(20.0, _("1 million"))]
+    parts = _chart.frame(ax, _("What multiplies the scores"), xt, [(float(v), str(v)) for v in range(6)],
+                         _("n, keys in the row (log scale)"))
+    for _name, cls, factor in FACTORS:
         parts.append(_line(ax, steps, [factor(n) for n in ns], cls))
-    parts += _legend([(label, cls) for label, cls, _ in FACTORS])
+    parts += _legend([(name.shown(), cls) for name, cls, _factor in FACTORS])
     at = (16, 1024, 8192, 65536, 2**20)
-    label = ("What each rule multiplies the scaled scores by, for rows of n keys from 16 to about a million, at n = "
-             + ", ".join(f"{n:,}" for n in at) + ": "
-             + "; ".join(f"{name}: " + ", ".join(fmt(factor(n)) for n in at) for name, _, factor in FACTORS))
+    lines = "; ".join(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(factor(n)) for n in at))
+                      for name, _cls, factor in FACTORS)
+    label = _("What each rule multiplies the scaled scores by, for rows of n keys from 16 to about a million, at n = "
+              "{lengths}: {lines}").format(lengths=", ".join(f"{n:,}" for n in at), lines=lines)
     return svg(W, H, label, parts, "sq-svg--chart")
 
 
@@ -130,14 +151,15 @@ def score_ceilings() -> str:
     ax = _chart.axes(1.0, GROWTH, 0.0, top, **BOX)
     xt = [(float(g), f"{g}×") for g in range(1, int(GROWTH) + 1)]
     yt = [(v, fmt(v)) for v in (0.0, 50.0, 100.0, 150.0, 200.0)]
-    parts = _chart.frame(ax, "The largest score as q and k grow", xt, yt, "how many times longer q and k are")
-    for name, cls, rule in CEILINGS:
+    parts = _chart.frame(ax, _("The largest score as q and k grow"), xt, yt, _("how many times longer q and k are"))
+    for _name, cls, rule in CEILINGS:
         parts.append(_line(ax, gs, [rule(g) for g in gs], cls))
-    parts += _legend([(name, cls) for name, cls, _ in CEILINGS])
+    parts += _legend([(name.shown(), cls) for name, cls, _rule in CEILINGS])
     at = (1, 2, 4, 6, 8)
-    label = (f"The largest score of a row that starts at {fmt(START)}, as training makes q and k 1 to {fmt(GROWTH)} "
-             "times longer, at 1, 2, 4, 6 and 8 times: "
-             + "; ".join(f"{name}: " + ", ".join(fmt(rule(g), 1) for g in at) for name, _, rule in CEILINGS))
+    lines = "; ".join(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(rule(g), 1) for g in at))
+                      for name, _cls, rule in CEILINGS)
+    label = _("The largest score of a row that starts at {start}, as training makes q and k 1 to {growth} times "
+              "longer, at 1, 2, 4, 6 and 8 times: {lines}").format(start=fmt(START), growth=fmt(GROWTH), lines=lines)
     return svg(W, H, label, parts, "sq-svg--chart")
 
 

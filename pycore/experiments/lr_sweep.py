@@ -23,10 +23,18 @@ import numpy as np
 from pycore import train
 from pycore.experiments import model, train_statements
 from pycore.experiments.reproduce import grid as plain_grid
+from pycore.i18n import N_, _
 from pycore.svg import fmt, sig
 
-NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+NAMES = {"none": N_("unscaled"), "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""Each divisor as the page names it, in English: ``name`` gives it in the current language."""
 OPTIMIZER_NAMES = {"sgd": "SGD", "adam": "Adam"}
+"""Each optimizer's name, the same in every language."""
+
+
+def name(divisor: str) -> str:
+    """A divisor as the page names it, in the current language."""
+    return _(NAMES[divisor])
 
 
 BOOT = 2000
@@ -140,7 +148,7 @@ def rate(x: float) -> str:
 
 def words(items: list[str]) -> str:
     """a; a and b; a, b and c."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def serves(s: Sweep, optimizer: str, dk: int, divisor: str, i: int) -> bool:
@@ -173,10 +181,11 @@ def statement_rates(s: Sweep, optimizer: str) -> str:
     for d in train.DIVISORS:
         best = [s.best(optimizer, dk, d) for dk in model.DKS]
         again = [f"{round(100 * s.stability(optimizer, dk, d))}%" for dk in model.DKS]
-        parts.append(f"{NAMES[d]}'s best rate is {words([rate(b[0]) for b in best])} (picked again in "
-                     f"{words(again)} of resamples), where it reaches {words([num(b[1]) for b in best])}")
-    return (f"With {OPTIMIZER_NAMES[optimizer]} at dₖ = {words([str(dk) for dk in model.DKS])}: "
-            + "; ".join(parts) + ".")
+        parts.append(_("{divisor}'s best rate is {rates} (picked again in {again} of resamples), where it reaches "
+                       "{losses}").format(divisor=name(d), rates=words([rate(b[0]) for b in best]), again=words(again),
+                                          losses=words([num(b[1]) for b in best])))
+    return _("With {optimizer} at dₖ = {dks}: {divisors}.").format(
+        optimizer=OPTIMIZER_NAMES[optimizer], dks=words([str(dk) for dk in model.DKS]), divisors="; ".join(parts))
 
 
 def statement_fair(s: Sweep, optimizer: str) -> str:
@@ -187,21 +196,22 @@ def statement_fair(s: Sweep, optimizer: str) -> str:
         for other in ("none", "dk"):
             outcome, evidence = train_statements.judge("sqrt", s.at_best(optimizer, dk, "sqrt"), other,
                                                  s.at_best(optimizer, dk, other))
-            how = {"sqrt": "lower than", other: "higher than", "tie": "a tie with"}[outcome]
-            verdicts.append(f"{how} {NAMES[other]} ({evidence})")
-        parts.append(f"at dₖ = {dk}, ÷√dₖ {verdicts[0]} and {verdicts[1]}")
-    return (f"With {OPTIMIZER_NAMES[optimizer]}, each divisor at its own best rate, final losses compared seed by "
-            f"seed over {len(s.seeds)} seeds (a divisor wins when it is lower in every seed or the mean paired "
-            f"difference is more than {fmt(train_statements.TIE)} standard errors from 0): " + "; ".join(parts) + ".")
+            verdicts.append(train_statements.versus(outcome, "sqrt", other, evidence))
+        parts.append(train_statements.at_dk(dk, *verdicts))
+    return _("With {optimizer}, each divisor at its own best rate, final losses compared seed by seed over {seeds} "
+             "seeds (a divisor wins when it is lower in every seed or the mean paired difference is more than {tie} "
+             "standard errors from 0): {comparisons}.").format(
+        optimizer=OPTIMIZER_NAMES[optimizer], seeds=len(s.seeds), tie=fmt(train_statements.TIE),
+        comparisons="; ".join(parts))
 
 
 def statement_equivalence() -> str:
     """The identity, with the size of its numerical check."""
     worst = max(equivalence(o) for o in train.OPTIMIZERS)
-    return ("Dividing the scores by c is the same as shrinking W_Q's and W_K's initialization by √c each and, "
-            "with SGD, dividing the learning rate by c (Adam's steps are in the weights' own units, so there "
-            "the rate shrinks by √c and ε grows by √c): trained both ways, a run with ÷√dₖ at dₖ = 64 and its "
-            f"undivided twin have losses that differ by at most {worst:.0e} relative, rounding error.")
+    return _("Dividing the scores by c is the same as shrinking W_Q's and W_K's initialization by √c each and, with "
+             "SGD, dividing the learning rate by c (Adam's steps are in the weights' own units, so there the rate "
+             "shrinks by √c and ε grows by √c): trained both ways, a run with ÷√dₖ at dₖ = 64 and its undivided twin "
+             "have losses that differ by at most {worst} relative, rounding error.").format(worst=f"{worst:.0e}")
 
 
 def statement_one_rate(s: Sweep, optimizer: str) -> str:
@@ -209,12 +219,14 @@ def statement_one_rate(s: Sweep, optimizer: str) -> str:
     parts = []
     for d in train.DIVISORS:
         r, cost = one_rate(s, optimizer, d)
-        how = "as well as its best rate at every dₖ" if one_rate_serves(s, optimizer, d) else \
-            "worse than its best rate at some dₖ"
-        parts.append(f"{NAMES[d]} {num(cost)} (at {rate(r)}: {how})")
-    return (f"With {OPTIMIZER_NAMES[optimizer]}, one learning rate for dₖ = {words([str(dk) for dk in model.DKS])}, "
-            f"the one that suits each divisor best, ends at most this far above the median loss at that divisor's "
-            f"best rate for each dₖ (and does as well, or worse, seed by seed): {words(parts)}.")
+        parts.append((_("{divisor} {cost} (at {rate}: as well as its best rate at every dₖ)")
+                      if one_rate_serves(s, optimizer, d) else
+                      _("{divisor} {cost} (at {rate}: worse than its best rate at some dₖ)")).format(
+            divisor=name(d), cost=num(cost), rate=rate(r)))
+    return _("With {optimizer}, one learning rate for dₖ = {dks}, the one that suits each divisor best, ends at most "
+             "this far above the median loss at that divisor's best rate for each dₖ (and does as well, or worse, seed "
+             "by seed): {divisors}.").format(optimizer=OPTIMIZER_NAMES[optimizer],
+                                             dks=words([str(dk) for dk in model.DKS]), divisors=words(parts))
 
 
 def statement_job(s: Sweep) -> str:
@@ -223,13 +235,19 @@ def statement_job(s: Sweep) -> str:
     for optimizer in train.OPTIMIZERS:
         good = [d for d in train.DIVISORS if one_rate_serves(s, optimizer, d)]
         beaten = [d for d in good if d != "sqrt" and all(beats_at_best(s, optimizer, dk, "sqrt", d) for dk in model.DKS)]
-        parts.append(f"with {OPTIMIZER_NAMES[optimizer]}, for " + (words([NAMES[d] for d in good]) if good else
-                                                                   "no divisor")
-                     + (f", though {words([NAMES[d] for d in beaten])} at its best is still higher than ÷√dₖ at its "
-                        "best at every dₖ" if beaten else ""))
-    return ("So beyond the stuck rows, what a divisor decides is whether one initialization and one learning rate "
-            "work for every dₖ. Here, from one initialization, one learning rate does as well as each width's best "
-            + "; ".join(parts) + ".")
+        optimizer_name, good_names = OPTIMIZER_NAMES[optimizer], words(list(map(name, good))) if good else ""
+        if not good:
+            parts.append(_("with {optimizer}, for no divisor").format(optimizer=optimizer_name))
+        elif beaten:
+            parts.append(_("with {optimizer}, for {divisors}, though {beaten} at its best is still higher than ÷√dₖ at "
+                           "its best at every dₖ").format(optimizer=optimizer_name, divisors=good_names,
+                                                           beaten=words(list(map(name, beaten)))))
+        else:
+            parts.append(_("with {optimizer}, for {divisors}").format(optimizer=optimizer_name, divisors=good_names))
+    # i18n: {uses} lists, for each optimizer, the divisors that one learning rate serves: "with SGD, for ÷√dₖ; …".
+    return _("So beyond the stuck rows, what a divisor decides is whether one initialization and one learning rate "
+             "work for every dₖ. Here, from one initialization, one learning rate does as well as each width's best "
+             "{uses}.").format(uses="; ".join(parts))
 
 
 def beats_at_best(s: Sweep, optimizer: str, dk: int, a: str, b: str) -> bool:
@@ -245,18 +263,29 @@ def statements(s: Sweep) -> list[str]:
 
 def settings(s: Sweep) -> str:
     """What was run."""
-    return (f"The training grid's runs ({train.STEPS} steps, every divisor from the same weights) at every learning "
-            f"rate of a 1-2-5 grid: SGD {rate(s.rates['sgd'][0])} to {rate(s.rates['sgd'][-1])} "
-            f"({len(s.rates['sgd'])} rates), Adam {rate(s.rates['adam'][0])} to {rate(s.rates['adam'][-1])} "
-            f"({len(s.rates['adam'])} rates). A divisor's best rate is the one with the lowest median final loss "
-            f"(mean batch loss over the last {model.TAIL} steps) over seeds {s.pick_seeds[0]} to {s.pick_seeds[-1]}; "
-            f"every loss shown, and every comparison, is over seeds {s.seeds[0]} to {s.seeds[-1]}, which did not "
-            f"pick it. Beside each best rate, how often it is picked again when the picking seeds are resampled "
-            f"({BOOT} bootstrap resamples); beside each loss, its {round(100 * LEVEL)}% bootstrap interval.")
+    return _("The training grid's runs ({steps} steps, every divisor from the same weights) at every learning rate of "
+             "a 1-2-5 grid: SGD {sgd_first} to {sgd_last} ({sgd_count} rates), Adam {adam_first} to {adam_last} "
+             "({adam_count} rates). A divisor's best rate is the one with the lowest median final loss (mean batch "
+             "loss over the last {tail} steps) over seeds {pick_first} to {pick_last}; every loss shown, and every "
+             "comparison, is over seeds {first} to {last}, which did not pick it. Beside each best rate, how often it "
+             "is picked again when the picking seeds are resampled ({boot} bootstrap resamples); beside each loss, its "
+             "{level}% bootstrap interval.").format(
+        steps=train.STEPS, sgd_first=rate(s.rates["sgd"][0]), sgd_last=rate(s.rates["sgd"][-1]),
+        sgd_count=len(s.rates["sgd"]), adam_first=rate(s.rates["adam"][0]), adam_last=rate(s.rates["adam"][-1]),
+        adam_count=len(s.rates["adam"]), tail=model.TAIL, pick_first=s.pick_seeds[0], pick_last=s.pick_seeds[-1],
+        first=s.seeds[0], last=s.seeds[-1], boot=BOOT, level=round(100 * LEVEL))
 
 
-BEST_HEADERS = ("optimizer", "dₖ", *(f"best rate, {NAMES[d]}" for d in train.DIVISORS),
-                *(f"loss there, {NAMES[d]}" for d in train.DIVISORS))
+BEST_HEADERS = (N_("optimizer"), "dₖ", *(N_("best rate, {divisor}") for _d in train.DIVISORS),
+                *(N_("loss there, {divisor}") for _d in train.DIVISORS))
+"""The best rates' table's column headings, in English, a divisor's name still to fill in: ``best_headers`` gives
+them in the current language."""
+
+
+def best_headers() -> list[str]:
+    """The best rates' table's column headings, in the current language."""
+    named = [name(d) for d in train.DIVISORS] * 2
+    return [_(BEST_HEADERS[0]), BEST_HEADERS[1], *(_(h).format(divisor=n) for h, n in zip(BEST_HEADERS[2:], named))]
 
 
 def best_lines(s: Sweep) -> list[list[str]]:
@@ -266,15 +295,15 @@ def best_lines(s: Sweep) -> list[list[str]]:
         cells = [(s.best(optimizer, dk, d), s.stability(optimizer, dk, d), s.interval(optimizer, dk, d))
                  for d in train.DIVISORS]
         out.append([OPTIMIZER_NAMES[optimizer], str(dk),
-                    *(f"{rate(b[0])} ({round(100 * st)}%)" for b, st, _ in cells),
-                    *(f"{num(b[1])} ({num(lo)}–{num(hi)})" for b, _, (lo, hi) in cells)])
+                    *(f"{rate(b[0])} ({round(100 * st)}%)" for b, st, _interval in cells),
+                    *(f"{num(b[1])} ({num(lo)}–{num(hi)})" for b, _stability, (lo, hi) in cells)])
     return out
 
 
 def rate_lines(s: Sweep, optimizer: str) -> list[list[str]]:
     """Header and lines of one optimizer's full sweep: (d_k, divisor) by rate."""
-    head = ["dₖ", "divisor", *map(rate, s.rates[optimizer])]  # medians over the judged seeds
-    return [head, *([str(dk), NAMES[d], *map(num, s.medians[optimizer, dk, d])]
+    head = ["dₖ", _("divisor"), *map(rate, s.rates[optimizer])]  # medians over the judged seeds
+    return [head, *([str(dk), name(d), *map(num, s.medians[optimizer, dk, d])]
                     for dk, d in itertools.product(model.DKS, train.DIVISORS))]
 
 
@@ -284,20 +313,24 @@ def _table(lines: list[list[str]], left: int) -> list[str]:
             *("| " + " | ".join(line) + " |" for line in lines[1:])]
 
 
+def by_rate(optimizer: str) -> str:
+    """The heading of one optimizer's full sweep."""
+    return _("Median final loss by learning rate, {optimizer}:").format(optimizer=OPTIMIZER_NAMES[optimizer])
+
+
 def markdown(s: Sweep) -> str:
     """Settings, statements, the best rates and the full sweep, as Markdown for the site."""
-    out = [settings(s), "", *(f"- {x}" for x in statements(s)), "", *_table([list(BEST_HEADERS), *best_lines(s)], 2)]
+    out = [settings(s), "", *(f"- {x}" for x in statements(s)), "", *_table([best_headers(), *best_lines(s)], 2)]
     for optimizer in train.OPTIMIZERS:
-        out += ["", f"Median final loss by learning rate, {OPTIMIZER_NAMES[optimizer]}:", "",
-                *_table(rate_lines(s, optimizer), 2)]
+        out += ["", by_rate(optimizer), "", *_table(rate_lines(s, optimizer), 2)]
     return "\n".join(out)
 
 
 def report(s: Sweep) -> str:
     """The same as plain text, for the terminal."""
-    out = [settings(s), "", plain_grid([list(BEST_HEADERS), *best_lines(s)])]
+    out = [settings(s), "", plain_grid([best_headers(), *best_lines(s)])]
     for optimizer in train.OPTIMIZERS:
-        out += ["", f"Median final loss by learning rate, {OPTIMIZER_NAMES[optimizer]}:", plain_grid(rate_lines(s, optimizer))]
+        out += ["", by_rate(optimizer), plain_grid(rate_lines(s, optimizer))]
     out += ["", *(f"- {x}" for x in statements(s))]
     return "\n".join(out)
 

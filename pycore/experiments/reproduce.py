@@ -11,6 +11,7 @@ verdicts on the "Reproduce it" page.
 This module writes them out, for the page and the terminal; each job of the run is a module of its own, in
 the order they run: ``reproduce_run`` (the settings and the records passed on), ``reproduce_draw`` (drawing
 the samples), ``reproduce_table`` (computing the table) and ``reproduce_verdicts`` (deciding the claims).
+Every sentence and heading is a message in the current language (``pycore.i18n``); the terminal gets English.
 """
 
 from __future__ import annotations
@@ -18,16 +19,23 @@ from __future__ import annotations
 import itertools
 import time
 
-from .reproduce_run import DIVISORS, DKS, HEADERS, NS, SATURATED, TITLES, TOL, Cell, Table, Verdict
+from ..i18n import _
+from .reproduce_run import DIVISORS, DKS, HEADERS, NS, SATURATED, TITLES, Cell, Table, Verdict
 from .reproduce_table import column, show, table
-from .reproduce_verdicts import verdicts
+from .reproduce_verdicts import tolerance, verdicts
+
+
+def listed(items: list[str]) -> str:
+    """a; a and b; a, b and c."""
+    return items[0] if len(items) == 1 else _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def settings(t: Table) -> str:
     """The run's seed and sizes, the saturation threshold and the tolerance."""
-    return (f"Seed {t.seed}; {t.rows} rows for each n and dₖ; n = {' and '.join(map(str, NS))} keys; "
-            f"dₖ = {', '.join(map(str, DKS))}. A row is saturated when its largest weight is above "
-            f"{SATURATED:g}. Values are ± one standard error; claims allow {TOL:g} SE.")
+    return _("Seed {seed}; {rows} rows for each n and dₖ; n = {ns} keys; dₖ = {dks}. A row is saturated when its "
+             "largest weight is above {saturated}. Values are ± one standard error; claims allow {tol} SE.").format(
+        seed=t.seed, rows=t.rows, ns=listed(list(map(str, NS))), dks=", ".join(map(str, DKS)),
+        saturated=f"{SATURATED:g}", tol=tolerance())
 
 
 def values(c: Cell) -> list[str]:
@@ -37,22 +45,34 @@ def values(c: Cell) -> list[str]:
 
 def title(n: int, name: str) -> str:
     """The heading of one table."""
-    return f"{n} keys, {TITLES[name]}"
+    # i18n: a table's heading: "16 keys, no scaling", "128 keys, ÷√dₖ".
+    return _("{n} keys, {divisor}").format(n=n, divisor=_(TITLES[name]))
+
+
+def headers() -> list[str]:
+    """The tables' column headings."""
+    return [_(h) for h in HEADERS]
 
 
 def outcome(v: Verdict) -> str:
     """A verdict's outcome in words."""
-    return "holds" if v.holds else "does not hold"
+    # i18n: a claim's outcome, in brackets before it in the printed verdicts: "[holds]", "[does not hold]".
+    return _("holds") if v.holds else _("does not hold")
+
+
+def outcome_sentence(v: Verdict) -> str:
+    """A verdict's outcome as the page's bold sentence gives it."""
+    return _("Holds.") if v.holds else _("Does not hold.")
 
 
 def markdown(t: Table) -> str:
     """Settings, verdicts and tables as Markdown, for the site."""
-    out = ["## Settings", "", settings(t), "", "## Verdicts", ""]
-    out += [f"{i}. {v.claim} **{outcome(v).capitalize()}.** {v.evidence}"
+    out = ["## " + _("Settings"), "", settings(t), "", "## " + _("Verdicts"), ""]
+    out += [f"{i}. {v.claim} **{outcome_sentence(v)}** {v.evidence}"
             for i, v in enumerate(verdicts(t), 1)]
-    out += ["", "## Tables"]
+    out += ["", "## " + _("Tables")]
     for n, name in itertools.product(NS, DIVISORS):
-        out += ["", f"### {title(n, name)}", "", "| " + " | ".join(HEADERS) + " |",
+        out += ["", f"### {title(n, name)}", "", "| " + " | ".join(headers()) + " |",
                 "|" + " ---: |" * len(HEADERS)]
         out += ["| " + " | ".join(values(c)) + " |" for c in column(t, n, name)]
     return "\n".join(out)
@@ -68,8 +88,8 @@ def text(t: Table) -> str:
     """Settings, tables and verdicts as plain text, for the terminal."""
     out = [settings(t)]
     for n, name in itertools.product(NS, DIVISORS):
-        out += ["", title(n, name), grid([list(HEADERS)] + [values(c) for c in column(t, n, name)])]
-    out += ["", "Verdicts"]
+        out += ["", title(n, name), grid([headers()] + [values(c) for c in column(t, n, name)])]
+    out += ["", _("Verdicts")]
     out += [f"{i}. [{outcome(v)}] {v.claim}\n   {v.evidence}" for i, v in enumerate(verdicts(t), 1)]
     return "\n".join(out)
 

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import N_
+
 SEED = 20170612
 ROWS = 1000
 NS = (16, 128)
 DKS = tuple(2**i for i in range(10))
 DIVISORS = ("none", "sqrt", "dk")
-TITLES = {"none": "no scaling", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+TITLES = {"none": N_("no scaling"), "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""Each divisor as a table's heading names it, in English (``_`` gives it in the current language)."""
+LEADS = {"none": N_("No scaling"), "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""The same at the start of a sentence."""
 SATURATED = 0.99
 TOL = 3.0
 BATCH = 1 << 20
 RESOLVE = (4, 16)
 """A verdict that cannot tell a cell from its threshold (within TOL SE) at ROWS rows draws that d_k again with
 these many times the rows, in turn, before it says the cell is not resolved."""
-METRICS = {"saturated": "saturated share", "top": "median max pᵢ", "jac": "median ‖J‖"}
-HEADERS = ("dₖ", "Var(s)", "saturated", "median max pᵢ", "median ‖J‖", "median ‖∂p/∂q‖")
+METRICS = {"saturated": N_("saturated share"), "top": N_("median max pᵢ"), "jac": N_("median ‖J‖")}
+HEADERS = ("dₖ", "Var(s)",
+           # i18n: a column heading: the share of rows whose largest weight is above 0.99.
+           N_("saturated"),
+           N_("median max pᵢ"), N_("median ‖J‖"), N_("median ‖∂p/∂q‖"))
+"""The tables' column headings, in English: ``_`` gives each in the current language (symbols stay as they are)."""
 
 
 @dataclass(frozen=True)

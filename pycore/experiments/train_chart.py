@@ -9,8 +9,9 @@ import math
 import numpy as np
 
 from pycore import train
-from pycore.experiments.train_runs import NAMES, OPTIMIZER_NAMES, WINDOW, Grid, num
+from pycore.experiments.train_runs import OPTIMIZER_NAMES, WINDOW, Grid, divisor_name, num, spoken_name
 from pycore.figures import _chart, _common
+from pycore.i18n import _
 from pycore.svg import el, fmt, svg, text
 
 SERIES = _common.SERIES
@@ -33,28 +34,27 @@ def panel(g: Grid, optimizer: str, dk: int) -> str:
     yticks = [(float(v), _decade(v)) for v in range(lo, math.floor(top) + 1)]
     xticks = [(v, str(v)) for v in range(0, g.steps + 1, max(1, g.steps // 4))]
     title = f"{OPTIMIZER_NAMES[optimizer]}, dₖ = {dk}"
-    parts = _chart.frame(ax, title, xticks, yticks, "step (loss on a log scale)")
+    parts = _chart.frame(ax, title, xticks, yticks, _("step (loss on a log scale)"))
     for r in runs:
         v = np.clip(logs[r.divisor], lo, top)
         parts.append(_chart.band(ax, xs, v.min(axis=0), v.max(axis=0), f"sq-band {SERIES[r.divisor]}"))
     for r in runs:
         parts.append(_chart.series(ax, xs, np.clip(np.median(logs[r.divisor], axis=0), lo, top), SERIES[r.divisor]))
     for i, d in enumerate(train.DIVISORS):
-        parts += _chart.legend(46 + 82 * i, 34, [(SERIES[d], NAMES[d])])
+        parts += _chart.legend(46 + 82 * i, 34, [(SERIES[d], divisor_name(d))])
     over = [r for r in runs if np.median(np.array(r.curve), axis=0).max() > CAP]
-    notes = [f"{NAMES[r.divisor]} above {fmt(CAP)}: up to {num(float(np.median(np.array(r.curve), axis=0).max()))}"
+    notes = [_("{divisor} above {cap}: up to {value}").format(
+        divisor=divisor_name(r.divisor), cap=fmt(CAP), value=num(float(np.median(np.array(r.curve), axis=0).max())))
              for r in over]
     for i, note in enumerate(notes):
         parts.append(text(ax.x.r1, 226 + 14 * i, f"↑ {note}", "sq-tick", "end"))
-    label = (f"Training loss over {g.steps} steps with {title.replace('dₖ', 'd_k')}, median over {len(g.seeds)} "
-             f"seeds with a band from the lowest to the highest seed, log scale up to {fmt(CAP)}: " + "; ".join(
-                 f"{_plain(NAMES[r.divisor])} from {num(float(np.median(r.first)))} to {num(r.median)}" for r in runs))
+    label = _("Training loss over {steps} steps with {panel}, median over {seeds} seeds with a band from the lowest to "
+              "the highest seed, log scale up to {cap}: {lines}").format(
+        steps=g.steps, panel=title.replace("dₖ", "d_k"), seeds=len(g.seeds), cap=fmt(CAP), lines="; ".join(
+            _("{divisor} from {first} to {final}").format(divisor=spoken_name(r.divisor),
+                                                          first=num(float(np.median(r.first))), final=num(r.median))
+            for r in runs))
     return svg(_chart.W, 232 + 14 * max(len(notes), 1) - 14, label, parts, "sq-svg--chart")
-
-
-def _plain(name: str) -> str:
-    """A divisor's name as a screen reader should say it."""
-    return name.replace("√dₖ", "square root of d_k").replace("dₖ", "d_k")
 
 
 def _decade(k: int) -> str:

@@ -21,20 +21,29 @@ import numpy as np
 from pycore import train
 from pycore.experiments.reproduce import grid as plain_grid
 from pycore.experiments.train_chart import chart
-from pycore.experiments.train_runs import NAMES, OPTIMIZER_NAMES, TAIL, Grid, Run, grid, num, percent, spread
+from pycore.experiments.train_runs import OPTIMIZER_NAMES, TAIL, Grid, Run, divisor_name, grid, num, percent, spread
 from pycore.experiments.train_statements import statements
+from pycore.i18n import N_, _
 from pycore.svg import fmt
 
-HEADERS = ("optimizer", "dₖ", "divisor", "first-step loss", "final loss", "min–max over seeds",
-           "saturated rows", "stuck rows, first → last steps", "overflowed to inf")
+HEADERS = (N_("optimizer"), "dₖ", N_("divisor"), N_("first-step loss"), N_("final loss"), N_("min–max over seeds"),
+           N_("saturated rows"), N_("stuck rows, first → last steps"), N_("overflowed to inf"))
+"""The table's column headings, in English (the notebook's table prints them so): ``headers`` gives them in the
+current language."""
+
+
+def headers() -> list[str]:
+    """The table's column headings, in the current language."""
+    return [_(h) for h in HEADERS]
 
 
 def row(g: Grid, r: Run) -> list[str]:
     """One table line; losses are medians over seeds, saturated and stuck the median shares over TAIL steps."""
-    return [OPTIMIZER_NAMES[r.optimizer], str(r.dk), NAMES[r.divisor], num(float(np.median(r.first))), num(r.median),
-            spread(r), percent(float(np.median(r.saturated))),
+    return [OPTIMIZER_NAMES[r.optimizer], str(r.dk), divisor_name(r.divisor), num(float(np.median(r.first))),
+            num(r.median), spread(r), percent(float(np.median(r.saturated))),
             f"{percent(float(np.median(r.stuck_first)))} → {percent(float(np.median(r.stuck)))}",
-            f"{r.overflowed} of {len(g.seeds)}"]
+            # i18n: a table cell: how many of the seeds overflowed, "3 of 20".
+            _("{count} of {seeds}").format(count=r.overflowed, seeds=len(g.seeds))]
 
 
 def lines(g: Grid) -> list[list[str]]:
@@ -44,29 +53,33 @@ def lines(g: Grid) -> list[list[str]]:
 
 def settings(g: Grid) -> str:
     """What was run, in one paragraph."""
-    return (f"{len(g.seeds)} seeds ({g.seeds[0]} to {g.seeds[-1]}, numpy's draws, not the figure's), each trained "
-            f"for {g.steps} steps of {train.BATCH} examples: {train.N} keys with inputs of size D = {train.D}, the "
-            f"query input a copy of the target's with noise σ = {fmt(train.SIGMA)}, rescaled to unit variance; the layer hands on the weighted average of the keys' inputs, and the loss "
-            f"is its mean squared error from the target's input. Learning rates: SGD {fmt(g.lr['sgd'], 4)}, Adam "
-            f"{fmt(g.lr['adam'], 4)}, the same for every divisor: ÷√dₖ's own best at dₖ = 64, picked on other seeds. All three divisors start from the same weights "
-            f"and see the same batches. The final loss is a seed's mean batch loss over its last {TAIL} steps; "
-            f"losses are medians over seeds; saturated rows are the median share of rows whose largest weight "
-            f"exceeds {fmt(train.SATURATED)} over the last {TAIL} steps, and stuck rows those saturated on a key "
-            f"other than the target, over the first and the last {TAIL} steps. The last column counts the seeds whose loss "
-            f"overflowed to inf (a run whose loss only grew huge counts as not overflowed).")
+    return _("{seeds} seeds ({first} to {last}, numpy's draws, not the figure's), each trained for {steps} steps of "
+             "{batch} examples: {n} keys with inputs of size D = {d}, the query input a copy of the target's with "
+             "noise σ = {sigma}, rescaled to unit variance; the layer hands on the weighted average of the keys' "
+             "inputs, and the loss is its mean squared error from the target's input. Learning rates: SGD {sgd}, "
+             "Adam {adam}, the same for every divisor: ÷√dₖ's own best at dₖ = 64, picked on other seeds. All three "
+             "divisors start from the same weights and see the same batches. The final loss is a seed's mean batch "
+             "loss over its last {tail} steps; losses are medians over seeds; saturated rows are the median share of "
+             "rows whose largest weight exceeds {saturated} over the last {tail} steps, and stuck rows those "
+             "saturated on a key other than the target, over the first and the last {tail} steps. The last column "
+             "counts the seeds whose loss overflowed to inf (a run whose loss only grew huge counts as not "
+             "overflowed).").format(
+        seeds=len(g.seeds), first=g.seeds[0], last=g.seeds[-1], steps=g.steps, batch=train.BATCH, n=train.N,
+        d=train.D, sigma=fmt(train.SIGMA), sgd=fmt(g.lr["sgd"], 4), adam=fmt(g.lr["adam"], 4), tail=TAIL,
+        saturated=fmt(train.SATURATED))
 
 
 def markdown(g: Grid) -> str:
     """Settings, chart, statements and table as Markdown with the chart as raw HTML, for the site."""
     out = [settings(g), "", chart(g), "", *(f"- {s}" for s in statements(g)), "",
-           "| " + " | ".join(HEADERS) + " |", "|" + " --- |" * 3 + " ---: |" * (len(HEADERS) - 3)]
+           "| " + " | ".join(headers()) + " |", "|" + " --- |" * 3 + " ---: |" * (len(HEADERS) - 3)]
     out += ["| " + " | ".join(line) + " |" for line in lines(g)]
     return "\n".join(out)
 
 
 def report(g: Grid) -> str:
     """Settings, table and statements as plain text, for the terminal."""
-    out = [settings(g), "", plain_grid([list(HEADERS), *lines(g)])]
+    out = [settings(g), "", plain_grid([headers(), *lines(g)])]
     out += ["", *(f"- {s}" for s in statements(g))]
     return "\n".join(out)
 

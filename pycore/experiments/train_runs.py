@@ -13,13 +13,18 @@ import numpy as np
 
 from pycore import rows, train
 from pycore.experiments import model
+from pycore.i18n import N_, _
 from pycore.svg import fmt, sig
 
 SEEDS = model.SEEDS
 DKS = model.DKS
 TAIL = model.TAIL
-NAMES = {"none": "unscaled", "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+NAMES = {"none": N_("unscaled"), "sqrt": "÷√dₖ", "dk": "÷dₖ"}
+"""Each divisor as the page names it, in English: ``divisor_name`` gives it in the current language."""
+SPOKEN = {"none": N_("unscaled"), "sqrt": N_("÷square root of d_k"), "dk": "÷d_k"}
+"""The same as a screen reader should say it: ``spoken_name`` gives it in the current language."""
 OPTIMIZER_NAMES = {"sgd": "SGD", "adam": "Adam"}
+"""Each optimizer's name, the same in every language."""
 WINDOW = 10
 """The chart plots each seed's mean loss over windows of this many steps."""
 
@@ -148,6 +153,16 @@ def start_gradients(dk: int = train.DK_DEFAULT, divisor: str = "none", steps: in
     return StartGradients(float(np.median(size[stuck])), float(np.median(size[~stuck])),
                           float(np.median(np.linalg.norm(p - onehot, axis=-1)[stuck])), int(stuck.sum()),
                           int((p.max(axis=-1) > train.SATURATED).sum()))
+
+
+def divisor_name(divisor: str) -> str:
+    """A divisor as the page names it, in the current language."""
+    return _(NAMES[divisor])
+
+
+def spoken_name(divisor: str) -> str:
+    """A divisor as a screen reader should say it, in the current language."""
+    return _(SPOKEN[divisor])
 
 
 def num(x: float) -> str:

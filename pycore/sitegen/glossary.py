@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from ..i18n import _
+
 ASIDE_TITLES = {"en": "Going deeper", "zh": "深入一步"}
 """How a *Going deeper* aside's title starts in each language."""
 ASIDE = re.compile(r'<details class="info"[^>]*>\s*<summary>\s*(?:' + "|".join(ASIDE_TITLES.values()) + ")", re.I)
@@ -286,6 +288,15 @@ def page_markdown(glossary: Glossary, titles: dict[str, str]) -> str:
     Lighthouse's trace (README, Benchmark)."""
     rows = sorted(glossary.terms, key=lambda t: t.term.lower())
     return '<div class="sq-glossary" markdown>\n\n' + "".join(
-        f"{t.term}\n:   {t.definition} Introduced in [{titles.get(t.page, t.page)}]({t.page}#{t.anchor})"
-        + "".join(f"; used before that in a Going deeper aside of [{titles.get(e, e)}]({e})" for e in t.earlier)
-        + ".\n\n" for t in rows) + "</div>\n"
+        f"{t.term}\n:   {t.definition} {introduced(t, titles)}\n\n" for t in rows) + "</div>\n"
+
+
+def introduced(term: Term, titles: dict[str, str]) -> str:
+    """The glossary page's sentence on where a term is introduced, and which asides used it before that."""
+    page = f"[{titles.get(term.page, term.page)}]({term.page}#{term.anchor})"
+    if not term.earlier:
+        return _("Introduced in {page}.").format(page=page)
+    # i18n: {earlier} is one or more of "used before that in a Going deeper aside of …", joined by "; ".
+    return _("Introduced in {page}; {earlier}.").format(page=page, earlier="; ".join(
+        _("used before that in a Going deeper aside of {page}").format(page=f"[{titles.get(e, e)}]({e})")
+        for e in term.earlier))

@@ -20,6 +20,7 @@ from pycore.experiments import (
     model, reproduce, reproduce_draw, reproduce_run, reproduce_table, reproduce_verdicts, train_grid,
 )
 from pycore.figures import _snippet
+from pycore.i18n import _
 
 REPRODUCE, TRAIN_GRID = "reproduce.ipynb", "train-grid.ipynb"
 """Their file names at the site root."""
@@ -47,12 +48,23 @@ def _module_code(module) -> str:
                      if not line.startswith(("from ", "import "))).strip("\n")
 
 
+UNTRANSLATED = '''def _(message):
+    """A message as the code writes it: the site gives each in the reader's language, the notebook in English."""
+    return message
+
+
+N_ = _'''
+"""The site's translation functions (``pycore.i18n``) as the notebook defines them: the code it copies wraps every
+message it prints in them, and a notebook prints in English."""
+
+
 def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
     """The numpy Monte Carlo of the Reproduce page: its settings, tables and verdicts, printed."""
-    intro = ("# Reproduce it: the numpy Monte Carlo\n\n"
-             "The code that builds the tables and verdicts of the site's page "
-             f"[Reproduce it]({page_url}), copied from `pycore/experiments/reproduce*.py`. Run all the cells; "
-             "with fewer `ROWS` it runs faster and its standard errors grow.")
+    intro = "\n\n".join([
+        "# " + _("Reproduce it: the numpy Monte Carlo"),
+        _("The code that builds the tables and verdicts of the site's page [Reproduce it]({url}), copied from "
+          "`pycore/experiments/reproduce*.py`. Run all the cells; with fewer `ROWS` it runs faster and its standard "
+          "errors grow.").format(url=page_url)])
     divisor = inspect.getsource(__import__("pycore.rows", fromlist=["divisor_value"]).divisor_value)
     code = "\n\n\n".join(_module_code(module) for module in REPRODUCE_MODULES)
     return _notebook([
@@ -60,7 +72,7 @@ def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
         v4.new_code_cell("import functools\nimport itertools\nimport math\nimport time\n"
                          "from dataclasses import dataclass\n\nimport numpy as np"),
         v4.new_code_cell("# Numbers printed as the site prints them.\n" + _snippet.FMT + "\n\n" + _snippet.SIG.rstrip()),
-        v4.new_code_cell(f"# The reproduction's code.\n{divisor}\n\n{code}"),
+        v4.new_code_cell(f"# The reproduction's code.\n{UNTRANSLATED}\n\n\n{divisor}\n\n{code}"),
         v4.new_code_cell(f"# Parameters: the seed and the rows drawn for each n and d_k.\n"
                          f"SEED = {reproduce_run.SEED}\nROWS = {reproduce_run.ROWS}"),
         v4.new_code_cell("print(text(table(SEED, ROWS)))"),
@@ -107,11 +119,12 @@ print("\\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in
 
 def train_grid_notebook(page_url: str) -> nbformat.NotebookNode:
     """The training grid: the tiny attention layer trained with each divisor and optimizer, its table printed."""
-    intro = ("# Train it yourself: the training grid\n\n"
-             f"The table of the site's page [Train it yourself]({page_url}): a tiny attention layer trained with "
-             "no divisor, ÷√dₖ and ÷dₖ, with SGD and Adam, at the default learning rates (÷√dₖ's own best at dₖ = 64), "
-             "over several seeds. The "
-             "model is copied from `pycore/experiments/model.py`. Fewer `SEEDS` or `STEPS` run faster.")
+    intro = "\n\n".join([
+        "# " + _("Train it yourself: the training grid"),
+        _("The table of the site's page [Train it yourself]({url}): a tiny attention layer trained with no divisor, "
+          "÷√dₖ and ÷dₖ, with SGD and Adam, at the default learning rates (÷√dₖ's own best at dₖ = 64), over several "
+          "seeds. The model is copied from `pycore/experiments/model.py`. Fewer `SEEDS` or `STEPS` run faster.").format(
+            url=page_url)])
     constants = (f"from typing import NamedTuple\n\nimport numpy as np\n\nD, N, BATCH, SIGMA = {train.D}, {train.N}, {train.BATCH}, {train.SIGMA!r}\n"
                  "QUERY_SCALE = 1 / np.sqrt(1 + SIGMA * SIGMA)  # the query input rescaled to unit variance\n"
                  f"SATURATED = {train.SATURATED!r}\nBETA1, BETA2, EPS = {train.BETA1!r}, {train.BETA2!r}, {train.EPS!r}\n"

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 from .. import i18n
 from . import catalogs, mathfont
 from .paths import BUILD_ONLY, CORE, NODE_MODULES, ROOT
@@ -56,15 +58,35 @@ def runtime_files() -> list[Path]:
 
 def catalog_files() -> list[Path]:
     """The catalogs of the languages beside English, which the core reads in the browser too (``i18n.catalog``,
-    when a request asks for one): shipped in the core's archive after its modules, as they are."""
+    when a request asks for one): shipped in the core's archive after its modules (``shipped_catalog``)."""
     return [i18n.catalog_path(lang) for lang in i18n.LANGUAGES[1:]]
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+
+
+def shipped_catalog(po: str) -> str:
+    """A catalog as the browser's core reads it: the translations of the messages that stand in a runtime file,
+    as a .po without the other entries (the build's, untranslated, fuzzy, obsolete), comments or places."""
+    runtime = {archive_name(p) for p in runtime_files()}
+    wanted = {message.id[0] if isinstance(message.id, tuple) else message.id
+              for message in read_po(io.StringIO(po)) if any(path in runtime for path, _ in message.locations)}
+    return "".join(f'msgid "{_quoted(message)}"\nmsgstr "{_quoted(text)}"\n\n'
+                   for message, text in i18n.read_po(po).items() if message in wanted)
+
+
+def archive_entries() -> list[tuple[str, bytes]]:
+    """The core's archive, file by file in its order, as (name, content): the runtime files, then the catalogs."""
+    return [(archive_name(p), p.read_bytes()) for p in runtime_files()] + \
+        [(archive_name(p), shipped_catalog(p.read_text(encoding="utf-8")).encode()) for p in catalog_files()]
 
 
 @lru_cache(maxsize=None)
 def core_sources() -> bytes:
-    """Every file the browser runs or reads (``runtime_files``, ``catalog_files``), named and read once per
-    process: the part of a view's key in the cache that changes whenever the code or the words that draw it do."""
-    return b"".join(archive_name(f).encode() + b"\0" + f.read_bytes() for f in runtime_files() + catalog_files())
+    """Every file the browser runs or reads (``archive_entries``), named and read once per process: the part of a
+    view's key in the cache that changes whenever the code or the translations that draw it do."""
+    return b"".join(name.encode() + b"\0" + data for name, data in archive_entries())
 
 
 def core_archive() -> tuple[str, bytes]:
@@ -72,10 +94,10 @@ def core_archive() -> tuple[str, bytes]:
     name with a content hash: what ``stdlib`` runs under Node and compiles into the archive the site ships."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in runtime_files() + catalog_files():
-            info = zipfile.ZipInfo(archive_name(path), date_time=(2020, 1, 1, 0, 0, 0))
+        for name, data in archive_entries():
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, path.read_bytes())
+            zf.writestr(info, data)
     data = buf.getvalue()
     return f"core-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
 

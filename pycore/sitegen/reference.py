@@ -7,6 +7,7 @@ pages' query strings, so the table can never drift from what they accept.
 from __future__ import annotations
 
 from .. import figures
+from ..i18n import _
 from . import oembed
 from .render import ENV
 
@@ -15,10 +16,14 @@ def table(figure_id: str) -> str:
     """A Markdown table of one figure's parameters."""
     module = figures.get(figure_id)
     defaults = figures.state_params(module.State())
-    rows = ["| parameter | allowed values | default | what it sets |", "| --- | --- | --- | --- |"]
+    headings = [_("parameter"), _("allowed values"),
+                # i18n: a column heading: each parameter's default value.
+                _("default"),
+                _("what it sets")]
+    rows = ["| " + " | ".join(headings) + " |", "| --- | --- | --- | --- |"]
     for spec in module.PARAMS:
-        where = " Its control is under *More settings*." if spec.advanced and spec.control else ""
-        rows.append(f"| `{spec.name}` | {spec.allowed()} | `{defaults[spec.name]}` | {spec.doc}{where} |")
+        where = " " + _("Its control is under *More settings*.") if spec.advanced and spec.control else ""
+        rows.append(f"| `{spec.name}` | {spec.allowed()} | `{defaults[spec.name]}` | {_(spec.doc)}{where} |")
     return "\n".join(rows)
 
 
@@ -30,7 +35,7 @@ def section(figure_id: str, page_depth: str, site_url: str | None = None) -> str
     module = figures.get(figure_id)
     embed = f"{page_depth}embed/{figure_id}/"
     return ENV.get_template("reference-section.md.j2").render(
-        id=figure_id, title=module.TITLE, height=module.HEIGHT, embed=embed,
+        id=figure_id, title=_(module.TITLE), height=module.HEIGHT, embed=embed,
         address=oembed.embed_url(site_url, figure_id) if site_url else embed,
         explained=f"{module.PAGE.rstrip('/')}.md", table=table(figure_id))
 

@@ -8,7 +8,7 @@ imports every module that any runtime file names, drives every figure through ``
 ships in the core's archive) and notes which modules came from the
 zip. Those, and only those, are compiled by that same interpreter (``-OO``: no docstrings or
 asserts; no line tables, so a traceback names functions but not lines) and zipped, and so is
-the core (its catalogs, which it reads in the browser too, go in as they are): Python then
+the core (its catalogs, which it reads in the browser too, go in as ``pack`` ships them): Python then
 compiles nothing at start, over a second sooner here, from archives about the size of the
 sources. A second run drives every figure again on both. The runs take seconds, so the
 results are cached by the hash of their inputs (the core, the stock zip, this file).

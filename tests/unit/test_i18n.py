@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po as babel_read_po
 
 from pycore import bridge, figures, i18n
-from pycore.sitegen import catalogs
+from pycore.sitegen import catalogs, pack
 from pycore.sitegen.render import ENV
 from tests.conftest import ROOT
 
@@ -50,6 +50,7 @@ msgstr ""
 "一条两行的消息，"
 "连在一起。"
 
+#: pycore/bridge.py:2
 msgid "Quotes \"here\", a tab\there, a backslash \\ and a line\nbreak"
 msgstr "引号\"这里\"，制表符\t这里，反斜杠 \\ 和换行\n符"
 
@@ -106,6 +107,19 @@ def test_read_po_agrees_with_babel_on_the_real_catalogs():
         assert i18n.read_po(text) == babel_translations(text)
     template = catalogs.TEMPLATE.read_text(encoding="utf-8")
     assert i18n.read_po(template) == babel_translations(template) == {}
+
+
+def test_the_catalog_the_browser_reads_holds_the_runtimes_translations_and_nothing_else():
+    shipped = pack.shipped_catalog(HAND_MADE)
+    assert i18n.read_po(shipped) == babel_translations(shipped) == {
+        "Due now.": "现在到期。", 'Quotes "here", a tab\there, a backslash \\ and a line\nbreak':
+        '引号"这里"，制表符\t这里，反斜杠 \\ 和换行\n符'}  # the two translated entries that stand in a runtime file
+    assert "#" not in shipped
+    real = pack.catalog_files()[0].read_text(encoding="utf-8")
+    runtime = {pack.archive_name(p) for p in pack.runtime_files()}
+    expected = {m.id: m.string for m in babel_read_po(io.StringIO(real)) if m.id and isinstance(m.id, str)
+                and m.string and not m.fuzzy and any(path in runtime for path, _ in m.locations)}
+    assert i18n.read_po(pack.shipped_catalog(real)) == expected
 
 
 def test_read_po_names_a_line_it_cannot_read():
