@@ -22,7 +22,8 @@ from .. import i18n
 from .paths import ROOT
 
 TEMPLATE = i18n.LOCALE / "messages.pot"
-SOURCES = (("pycore", {"**.py": "python"}), ("templates", {"**.j2": "jinja2"}),
+SOURCES = (("pycore", {"**.py": "python"}),
+           ("templates", {"**.j2": "jinja2", "material/*.html": "jinja2"}),
            ("site_src/assets/sqrt-dk", {"**.js": "javascript"}))
 """Where messages are found, and how each kind of file is read."""
 KEYWORDS = {"_": None, "N_": None, "t": None}
@@ -50,7 +51,8 @@ def extract() -> Catalog:
     for folder, patterns in SOURCES:
         found = extract_from_dir(ROOT / folder, _method_map(patterns), keywords=KEYWORDS, comment_tags=("i18n:",),
                                  strip_comment_tags=True,
-                                 options_map={"**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}})
+                                 options_map={pattern: {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
+                                              for pattern, method in patterns.items() if method == "jinja2"})
         for filename, lineno, message, comments, context in found:
             if isinstance(message, tuple):
                 message = message[0]
