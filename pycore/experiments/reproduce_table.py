@@ -99,8 +99,18 @@ def num(x: float) -> str:
 
 
 def show(e: Estimate) -> str:
-    """An estimate with its standard error."""
-    return f"{sig(e.value, 3)} ±{sig(e.se, 2)}"
+    """An estimate with its standard error, the error to two significant digits and the value to the same decimal
+    place, so a value shows the digits its error supports and no more (0.24241 ±0.0000030, 514 ±5.9, 1.0 ±2.6)."""
+    if not 0 < e.se < math.inf:
+        return f"{sig(e.value, 3)} ±{sig(e.se, 2)}"
+    place = 1 - math.floor(math.log10(e.se))
+    se = round(e.se, place)
+    if se >= 10 ** (2 - place):
+        place -= 1  # the error rounded up to a new digit, 0.0996 to 0.10: two digits still
+        se = round(e.se, place)
+    decimals = max(place, 0)
+    value = round(e.value, place) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
+    return f"{value:.{decimals}f} ±{se:.{decimals}f}"
 
 
 def where(c: Cell) -> str:

@@ -71,7 +71,9 @@ def claim_same_softmax(t: Table) -> Verdict:
         worst, text = spread(col)
         margin = min(margin, TOL - worst)
         start = next((c.dk for i, c in enumerate(col[:-1]) if spread(col[i:])[0] <= TOL), None)
-        parts.append(_("n = {n}: widest gap {gap}; all agree from dₖ = {start} on.").format(n=n, gap=text, start=start)
+        parts.append(_("n = {n}: widest gap {gap}; from dₖ = {start} on, no two dₖ differ by more than {tol} SE: with "
+                       "{rows} rows, no difference is detectable.").format(
+                         n=n, gap=text, start=start, tol=tolerance(), rows=f"{t.rows:,}")
                      if start else
                      _("n = {n}: widest gap {gap}; no run of dₖ up to the largest agrees.").format(n=n, gap=text))
     return Verdict(_("With ÷√dₖ the softmax behaves the same at every dₖ: saturated share, median max pᵢ and median "

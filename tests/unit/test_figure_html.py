@@ -139,7 +139,7 @@ id: dot-product
 
 
 def test_a_row_of_small_multiples_gets_one_menu_after_its_panels():
-    out, parts = page_markdown.fill(ROW, "row.md", "../", Build(None, Glossary((), (), ())))
+    out, parts = page_markdown.fill(ROW, "row.md", "../", Build(None, "en", "", Glossary((), (), ())))
     # Anchors follow the page's order, rows included; the row's menu comes last, placed inside the row.
     ids = [Outline(p).with_attr("data-figure")[0][1]["id"] for p in parts if "data-figure=" in p]
     assert ids == ["fig-score-histogram", "fig-score-histogram-2", "fig-score-histogram-3", "fig-dot-product"]

@@ -233,3 +233,18 @@ def test_the_saturated_shares_step_5_quotes_come_from_this_run(t):
     for dk, e in shares.items():
         assert e == reproduce_table.at(t, 16, "none", dk).saturated
     assert reproduce_table.saturated_shares("sqrt", 128)[64] == reproduce_table.at(t, 128, "sqrt", 64).saturated
+
+
+def test_a_value_shows_the_digits_its_standard_error_supports(t):
+    """Each printed estimate has its error to two significant digits and its value to the same decimal place."""
+    estimates = [getattr(c, k) for c in t.cells for k in ("var", "saturated", "top", "jac", "grad")]
+    estimates += [Estimate(0.0996, 0.0996), Estimate(-0.00001, 0.002), Estimate(514.2, 5.93)]
+    for e in estimates:
+        value, se = reproduce_table.show(e).split(" ±")
+        decimals = len(se.partition(".")[2])
+        assert len(se.replace(".", "").lstrip("0")) == 2, se
+        assert len(value.partition(".")[2]) == decimals, (value, se)
+        assert abs(float(value) - e.value) <= 0.5 * 10**-decimals + 1e-15
+        assert abs(float(se) - e.se) <= 0.5 * 10**-decimals + 1e-15
+    assert reproduce_table.show(Estimate(0.24241313, 0.000003)) == "0.2424131 ±0.0000030"
+    assert reproduce_table.show(Estimate(-0.00001, 0.002)) == "0.0000 ±0.0020", "no minus sign on a rounded zero"
