@@ -9,7 +9,7 @@ so the figures stay functions of their state. Numbers are formatted by one rule 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from functools import lru_cache
@@ -119,3 +119,9 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog where it is defined; ``_`` translates it where it is shown."""
     return message
+
+
+def clauses(items: Iterable[str]) -> str:
+    """Clauses of one sentence joined by the language's semicolon ("; " in English, "；" in Chinese)."""
+    # i18n: what separates the clauses of one sentence, as in "n = 16: …; n = 128: …".
+    return _("; ").join(items)

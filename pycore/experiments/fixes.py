@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from pycore import marks
 from pycore.figures import _chart
-from pycore.i18n import N_, _
+from pycore.i18n import N_, _, clauses
 from pycore.svg import el, fmt, svg, text
 
 SSMAX_S = 1 / math.log(16)
@@ -137,7 +137,7 @@ def length_factors() -> str:
         parts.append(_line(ax, steps, [factor(n) for n in ns], cls))
     parts += _legend([(name.shown(), cls) for name, cls, _factor in FACTORS])
     at = (16, 1024, 8192, 65536, 2**20)
-    lines = "; ".join(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(factor(n)) for n in at))
+    lines = clauses(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(factor(n)) for n in at))
                       for name, _cls, factor in FACTORS)
     label = _("What each rule multiplies the scaled scores by, for rows of n keys from 16 to about a million, at n = "
               "{lengths}: {lines}").format(lengths=", ".join(f"{n:,}" for n in at), lines=lines)
@@ -156,7 +156,7 @@ def score_ceilings() -> str:
         parts.append(_line(ax, gs, [rule(g) for g in gs], cls))
     parts += _legend([(name.shown(), cls) for name, cls, _rule in CEILINGS])
     at = (1, 2, 4, 6, 8)
-    lines = "; ".join(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(rule(g), 1) for g in at))
+    lines = clauses(_("{name}: {values}").format(name=name.shown(), values=", ".join(fmt(rule(g), 1) for g in at))
                       for name, _cls, rule in CEILINGS)
     label = _("The largest score of a row that starts at {start}, as training makes q and k 1 to {growth} times "
               "longer, at 1, 2, 4, 6 and 8 times: {lines}").format(start=fmt(START), growth=fmt(GROWTH), lines=lines)

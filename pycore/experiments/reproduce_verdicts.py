@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..i18n import _
+from ..i18n import _, clauses
 from ..rows import divisor_value
 from .reproduce_run import DKS, LEADS, METRICS, NS, RESOLVE, TOL, Cell, Estimate, Table, Verdict
 from .reproduce_table import at, column, exact, num, redrawn, show, where, z
@@ -25,8 +25,8 @@ def distance(x: float) -> str:
 
 def sentence(items: list[str]) -> str:
     """Items joined by semicolons, as one sentence."""
-    # i18n: a sentence made of clauses joined by "; "; only its end is yours to change.
-    return _("{items}.").format(items="; ".join(items))
+    # i18n: a sentence made of clauses; only its end is yours to change.
+    return _("{items}.").format(items=clauses(items))
 
 
 def theory_check(t: Table, name: str) -> tuple[float, str]:

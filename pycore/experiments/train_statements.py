@@ -12,7 +12,7 @@ from pycore import train
 from pycore.experiments import model
 from pycore.experiments.train_runs import (NAMES, OPTIMIZER_NAMES, TAIL, Grid, difference, divisor_name, num, percent,
                                           signed)
-from pycore.i18n import N_, _
+from pycore.i18n import N_, _, clauses
 from pycore.svg import fmt
 
 TIE = 3.0
@@ -87,7 +87,7 @@ def statement_winners(g: Grid, optimizer: str) -> str:
     return _("With {optimizer}, final losses compared seed by seed (paired differences, mean ± standard error over "
              "{seeds} seeds; a divisor wins when it is lower in every seed or the mean is more than {tie} standard "
              "errors from 0, otherwise it is a tie): {comparisons}.").format(
-        optimizer=OPTIMIZER_NAMES[optimizer], seeds=len(g.seeds), tie=fmt(TIE), comparisons="; ".join(parts))
+        optimizer=OPTIMIZER_NAMES[optimizer], seeds=len(g.seeds), tie=fmt(TIE), comparisons=clauses(parts))
 
 
 def statement_stuck(g: Grid, optimizer: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import long_rows, marks, params, rows, stats
 from ..detmath import log
-from ..i18n import N_, _
+from ..i18n import N_, _, clauses
 from ..svg import el, fmt, sig, svg, text
 from ..ticks import nice_ceil
 from . import _chart, _common, _snippet
@@ -140,7 +140,7 @@ def _curve_panel(state: State, current: float) -> str:
         parts.append(_chart.series(ax, xs, medians[name], SERIES[name]))
     parts += _chart.legend(150, 52, [(SERIES[d], NAMES[d]) for d in long_rows.SCALINGS])
     label = _("Median largest weight at n = 8, 16, ..., 4096 for d_k = {dk}; {curves}. The current n = {n} is "
-              "marked.").format(dk=state.dk, n=state.n, curves="; ".join(
+              "marked.").format(dk=state.dk, n=state.n, curves=clauses(
                   _("{divisor}: {values}").format(divisor=_(SPOKEN[d]), values=", ".join(sig(v, 2) for v in medians[d]))
                   for d in long_rows.SCALINGS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import marks, operating, params, rows
 from ..detmath import log
-from ..i18n import N_, _
+from ..i18n import N_, _, clauses
 from ..svg import fmt, sig, svg, text
 from . import _chart, _common, _snippet
 
@@ -105,7 +105,7 @@ def _weights_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
     for d in rows.DIVISORS:
         parts.append(_chart.series(ax, xs, [med[d, dk] for dk in rows.CHART_DKS], SERIES[d]))
     parts += _chart.legend(196, 96, [(SERIES[d], _common.legend_name(d)) for d in rows.DIVISORS])
-    label = _("Median largest weight at d_k = 1 to 512: {curves}").format(curves="; ".join(
+    label = _("Median largest weight at d_k = 1 to 512: {curves}").format(curves=clauses(
         _common.listed(d, ", ".join(sig(med[d, dk], 2) for dk in rows.CHART_DKS)) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 
@@ -129,7 +129,7 @@ def _moved_panel(state: Any, med: dict[tuple[str, int], float]) -> str:
         parts.append(text(ax.x.r0 + 4, ax.y.r0 - 6 - 14 * i, note, "sq-tick"))
     parts += _legend(ax.y.r0 - 62)
     label = _("Median total change of the weights when the row's largest score is nudged up by {nudge}, at d_k = 1 "
-              "to 512, log scale: {curves}").format(nudge=fmt(operating.NUDGE), curves="; ".join(
+              "to 512, log scale: {curves}").format(nudge=fmt(operating.NUDGE), curves=clauses(
         _common.listed(d, ", ".join(sig(med[d, dk], 2) for dk in rows.CHART_DKS)) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 

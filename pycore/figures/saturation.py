@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import marks, params, rows, stats
 from ..detmath import log
-from ..i18n import N_, _
+from ..i18n import N_, _, clauses
 from ..svg import fmt, sig, svg, text
 from . import _chart, _common, _hist, _snippet
 
@@ -122,7 +122,7 @@ def _curve_panel(state: State) -> str:
     for divisor in rows.DIVISORS:
         parts.append(_chart.series(ax, xs, curves[divisor], SERIES[divisor]))
     parts += _chart.legend(56, 52, [(SERIES[d], _common.legend_name(d)) for d in rows.DIVISORS])
-    label = _("Share of saturated rows at d_k = 1 to 512: {curves}").format(curves="; ".join(
+    label = _("Share of saturated rows at d_k = 1 to 512: {curves}").format(curves=clauses(
         _common.listed(d, ", ".join(f"{fmt(100 * v, 1)}%" for v in curves[d])) for d in rows.DIVISORS))
     return svg(_chart.W, _chart.H, label, parts, "sq-svg--stage sq-svg--chart")
 

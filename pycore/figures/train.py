@@ -11,7 +11,7 @@ from typing import Any
 from .. import marks, params, stats, train
 from ..controls import Button
 from ..detmath import log
-from ..i18n import N_, _
+from ..i18n import N_, _, clauses
 from ..svg import el, fmt, sig, svg, text
 from . import _chart, _common, _snippet
 
@@ -142,10 +142,10 @@ def _loss_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
     notes = [n for n in notes if n]
     parts += _chart.legend(ax.x.r1 - 60, ax.y.r1 + 14, [(SERIES[d], _common.legend_name(d)) for d in train.DIVISORS])
     if notes:
-        parts.append(text(ax.x.r1 - 72, ax.y.r1 + 14, "; ".join(notes), "sq-value", "end"))
+        parts.append(text(ax.x.r1 - 72, ax.y.r1 + 14, clauses(notes), "sq-value", "end"))
     items = [_each(d, _last(trainers[d], state.step)) for d in train.DIVISORS] + notes
     label = _("Training loss of {step} of {steps} steps at d_k {dk} with {optimizer}: {items}").format(
-        step=state.step, steps=train.STEPS, dk=state.dk, optimizer=state.optimizer, items="; ".join(items))
+        step=state.step, steps=train.STEPS, dk=state.dk, optimizer=state.optimizer, items=clauses(items))
     return svg(600, 290, label, parts, "sq-train")
 
 
@@ -178,7 +178,7 @@ def _stuck_panel(state: Any, trainers: dict[str, train.Trainer]) -> str:
                              window=WINDOW))
     parts += _lines(ax, {d: t.stuck[:state.step] for d, t in trainers.items()})
     label = _("Share of rows saturated on a wrong key over {steps} steps: {shares}").format(
-        steps=state.step, shares="; ".join(_each(d, _share(trainers[d].stuck, state.step)) for d in train.DIVISORS))
+        steps=state.step, shares=clauses(_each(d, _share(trainers[d].stuck, state.step)) for d in train.DIVISORS))
     return svg(600, 196, label, parts, "sq-train")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from ..i18n import _
+from ..i18n import _, clauses
 
 ASIDE_TITLES = {"en": "Going deeper", "zh": "深入一步"}
 """How a *Going deeper* aside's title starts in each language."""
@@ -296,7 +296,7 @@ def introduced(term: Term, titles: dict[str, str]) -> str:
     page = f"[{titles.get(term.page, term.page)}]({term.page}#{term.anchor})"
     if not term.earlier:
         return _("Introduced in {page}.").format(page=page)
-    # i18n: {earlier} is one or more of "used before that in a Going deeper aside of …", joined by "; ".
-    return _("Introduced in {page}; {earlier}.").format(page=page, earlier="; ".join(
+    # i18n: {earlier} is one or more of "used before that in a Going deeper aside of …", joined as clauses.
+    return _("Introduced in {page}; {earlier}.").format(page=page, earlier=clauses(
         _("used before that in a Going deeper aside of {page}").format(page=f"[{titles.get(e, e)}]({e})")
         for e in term.earlier))

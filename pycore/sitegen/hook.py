@@ -64,7 +64,8 @@ def on_config(config):
         while _builds:  # what a failed build left
             i18n.back(_builds.pop().language)
     packing = _builds[0].packing if _builds else state.start_packing()
-    _builds.append(state.Build(config["site_url"] or None, lang, folder, terms, packing, i18n.switch(lang)))
+    _builds.append(state.Build(config["site_url"] or None, lang, folder, terms, packing, i18n.switch(lang),
+                               config["site_name"]))
     return config
 
 
@@ -146,7 +147,7 @@ def on_post_build(config):
     build = _builds[-1]
     site, packed = Path(config["site_dir"]), build.runtime()
     where = build.folder
-    embed.write_pages(site, where, build.site_url, config["site_name"],
+    embed.write_pages(site, where, build.site_url, build.site_name,
                       packed.preload_links(page_markdown.site_root(f"{where}embed/x/")))
     embed.write_card_pages(site, where, {src: html for src, html in build.card_html.items() if html},
                            build.titles, packed.preload_links(page_markdown.site_root(f"{where}embed/cards/x/")))

@@ -9,7 +9,6 @@ import logging
 import re
 from pathlib import Path
 
-from mkdocs import utils
 
 from .. import i18n
 from .page_markdown import site_root
@@ -125,13 +124,13 @@ def alternates(html: str, page_url: str, folder: str, folders: dict[str, str]) -
 
 def write_theme_files(site: Path, files: dict[str, str]) -> None:
     """Write each language's theme files where they belong (every build wrote its own at the site root), and the
-    sitemap's gzip copy beside each sitemap, as MkDocs does."""
+    sitemap's gzip copy beside each sitemap, as MkDocs does (with time 0 in its header, so that the same pages
+    give the same bytes)."""
     for path, content in files.items():
         target = site / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
         if target.name == "sitemap.xml":
             with open(target.with_name("sitemap.xml.gz"), "wb") as out, \
-                    gzip.GzipFile(fileobj=out, filename=str(target) + ".gz", mode="wb",
-                                  mtime=utils.get_build_timestamp()) as gz:
+                    gzip.GzipFile(fileobj=out, filename="sitemap.xml.gz", mode="wb", mtime=0) as gz:
                 gz.write(content.encode("utf-8"))

@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from urllib.parse import quote
 
+from .. import i18n
 from .paths import TEMPLATES
 from .site_files import CARD_LIST
 
@@ -29,7 +30,7 @@ SKIPPED = (
     "embed/figures.json",
     "404.html",  # the worker answers only for pages that exist
 )
-"""Files a reader never needs offline, as patterns on the path under the site root."""
+"""Files a reader never needs offline, as patterns on the path under the site root or under a language's folder."""
 
 EMBED_NEEDS = (
     "assets/sqrt-dk/*",  # the page side's scripts, styles and math font, and the two Python archives
@@ -38,6 +39,15 @@ EMBED_NEEDS = (
     CARD_LIST,  # the site's cards, which a page of recall cards (embed/cards/<page>/) reads to schedule them
 )
 """What the embed pages need besides themselves, as patterns: all that a frame on another site keeps offline."""
+
+FOLDERS = tuple(f"{lang}/" for lang in i18n.LANGUAGES if lang != i18n.DEFAULT)
+"""The folders of the languages other than the default, each with its own pages, embed pages, cards and 404 page."""
+
+
+def matches(relative: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a path under the site root, or under a language's folder, matches one of the patterns."""
+    inner = next((relative[len(folder):] for folder in FOLDERS if relative.startswith(folder)), relative)
+    return any(fnmatchcase(inner, pattern) for pattern in patterns)
 
 
 def _digest(data: bytes, size: int) -> str:
@@ -57,7 +67,7 @@ def manifest(site: Path) -> dict[str, str]:
     files = {}
     for path in sorted(site.rglob("*")):
         relative = path.relative_to(site).as_posix()
-        if path.is_file() and not any(fnmatchcase(relative, pattern) for pattern in SKIPPED):
+        if path.is_file() and not matches(relative, SKIPPED):
             files[address(relative)] = _digest(path.read_bytes(), 16)
     return files
 
@@ -68,7 +78,7 @@ def precache(site: Path) -> dict:
     files = manifest(site)
     source = (TEMPLATES / WORKER).read_bytes()
     version = _digest(json.dumps(files, sort_keys=True).encode() + source, 12)
-    embed = [path for path in files if any(fnmatchcase(path, pattern) for pattern in EMBED_NEEDS)]
+    embed = [path for path in files if matches(path, EMBED_NEEDS)]
     return {"version": version, "files": files, "embed": embed}
 
 

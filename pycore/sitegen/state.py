@@ -67,6 +67,8 @@ class Build:
     is rendered: on a first build the two overlap."""
     language: Token[str] | None = None
     """What switched ``pycore.i18n`` to this build's language, to switch it back when the build ends."""
+    site_name: str = ""
+    """The site's name in this build's language (the i18n plugin leaves the config's at the last language built)."""
     theme_files: dict[str, str] = field(default_factory=dict)
     """The theme's files of every language (sitemap.xml, 404.html) by their path in the site."""
     deck: list[Card] = field(default_factory=list)

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from pycore import figures
+from pycore import figures, i18n
 from pycore.experiments import lr_sweep, reproduce_table, train_chart, train_runs, train_statements
 from pycore.figures import saturation
 from pycore.params import from_json
@@ -35,9 +35,11 @@ def test_every_page_with_a_figure_holds_its_prerendered_svg(site_dir):
     seen = set()
     for page in pages(site_dir):
         text = page.read_text(encoding="utf-8")
+        lang = "zh" if page.relative_to(site_dir).parts[0] == "zh" else "en"
         for figure_id, state in FIGURE_RE.findall(text):
             module = figures.get(figure_id)
-            svg = module.render(module.parse(from_json(json.loads(html.unescape(state)))))
+            with i18n.using(lang):
+                svg = module.render(module.parse(from_json(json.loads(html.unescape(state)))))
             assert svg in text, f"{page}: {figure_id} is not pre-rendered for its state"
             seen.add(figure_id)
     assert seen == set(figures.FIGURES)
@@ -86,8 +88,11 @@ def test_the_math_font_is_cut_small_and_has_every_character_the_formulas_draw(si
     drawn = set("".join(drawn_math(p.read_text(encoding="utf-8")) for p in site_dir.rglob("index.html")))
     assert {"∑", "−", "𝔼", "β"} <= drawn
     # Invisible: the space, function application and separator. The font has no spacing macron, so the bar of
-    # \bar{k} on Reproduce it is drawn in the browser's fallback font.
-    needed = (drawn | {italic(c) for c in drawn}) - {" ", "\u2061", "\u2063", "ˉ"}
+    # \bar{k} on Reproduce it is drawn in the browser's fallback font, as are a Chinese formula's words (\text{个}),
+    # in the page's Chinese font.
+    chinese = {c for c in drawn if "\u4e00" <= c <= "\u9fff"}
+    assert chinese, "the Chinese pages' formulas were read too"
+    needed = (drawn | {italic(c) for c in drawn}) - {" ", "\u2061", "\u2063", "ˉ"} - chinese
     assert needed <= {chr(c) for c in font.getBestCmap()}
 
 
@@ -231,9 +236,9 @@ def _site_copy(tmp_path: Path, page: str, home: str = "# Home\n", glossary_yml: 
     return config
 
 
-def _copy_build(tmp_path: Path, page: str, home: str) -> subprocess.CompletedProcess:
-    """A strict build of the two-page copy with the one-term glossary."""
-    config = _site_copy(tmp_path, page, home, GLOSSARY)
+def _copy_build(tmp_path: Path, page: str, home: str, glossary: str = GLOSSARY) -> subprocess.CompletedProcess:
+    """A strict build of the two-page copy with a one-term glossary."""
+    config = _site_copy(tmp_path, page, home, glossary)
     try:
         return build_site(tmp_path / "out", config)
     finally:
@@ -488,12 +493,17 @@ def test_a_term_used_before_the_page_that_introduces_it_fails_the_build(tmp_path
     assert "index.md: 'widget' (introduced on bad.md) is used before it: …" in result.stderr
 
 
-def test_an_aside_or_a_forward_link_may_name_a_later_term_and_a_term_keeps_its_tooltip_once_a_section(tmp_path):
+def test_an_aside_or_a_forward_link_may_name_a_later_term_its_entry_lists_and_a_term_keeps_its_tooltip(tmp_path):
     home = ("# Home\n\nYou will meet the [widget](bad.md#widget) soon.\n\n"
             '??? info "Going deeper: early"\n    A widget, for the expert.\n')
     later = ("\nA widget again.\n\n## Later\n\nThe widget once more, and again a widget.\n\n"
              '??? info "Going deeper: the widget"\n    A widget inside an aside.\n')
-    result = _copy_build(tmp_path, WIDGET_PAGE + later, home)
+    listed = GLOSSARY.replace("    abbr: [widget]\n", "    abbr: [widget]\n    earlier: [index.md]\n")
+    (tmp_path / "unlisted").mkdir()
+    unlisted = _copy_build(tmp_path / "unlisted", WIDGET_PAGE + later, home)
+    assert unlisted.returncode != 0, "an aside's early use is told on the glossary page, so its entry lists it"
+    assert "its glossary entry does not list index.md under earlier" in unlisted.stderr
+    result = _copy_build(tmp_path, WIDGET_PAGE + later, home, listed)
     assert result.returncode == 0, result.stderr
     bad = (tmp_path / "out" / "bad" / "index.html").read_text(encoding="utf-8")
     tip = '<abbr title="A thing the second page introduces.">widget</abbr>'

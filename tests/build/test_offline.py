@@ -40,6 +40,13 @@ def test_what_a_reader_never_needs_is_left_out(site_dir):
     assert not [path for path in files if path.endswith((".map", ".gz", ".woff", ".ttf", "oembed.json"))]
     assert not [path for path in files if path.startswith("assets/javascripts/lunr/") or path.endswith("index.html")]
     assert "sw.js" not in files and "embed/figures.json" not in files
+    assert "zh/404.html" not in files and "zh/sitemap.xml" in files, "each language's folder is kept like the root"
+
+
+def test_the_chinese_pages_and_embed_pages_are_kept_offline_with_the_chinese_cards(site_dir):
+    kept = written(site_dir)
+    assert {"zh/", "zh/step-4/", "zh/embed/variance-tower/", "zh/embed/cards/step-4/"} <= set(kept["files"])
+    assert {"cards.json", "zh/cards.json"} <= set(kept["embed"])
 
 
 def test_a_changed_file_gives_a_new_version_and_a_different_worker(site_dir, tmp_path):

@@ -60,8 +60,13 @@ def pages(site: Path) -> list[tuple[str, str]]:
             for path in article_pages()]
 
 
-def links(text: str, rel: str) -> list[str]:
-    return [attrs["href"] for tag, attrs in Tags(text).in_head if tag == "link" and attrs.get("rel") == rel]
+def links(text: str, rel: str, kind: str | None = None) -> list[str]:
+    """The addresses of the head's links of one rel (and type, if given)."""
+    return [attrs["href"] for tag, attrs in Tags(text).in_head
+            if tag == "link" and attrs.get("rel") == rel and (kind is None or attrs.get("type") == kind)]
+
+
+OEMBED = "application/json+oembed"
 
 
 def test_without_site_url_no_served_file_names_the_build_machine(unpublished):
@@ -85,7 +90,7 @@ def test_without_site_url_no_page_has_a_canonical_or_oembed_link_and_the_sitemap
         assert links(text, "canonical") == [], path
     for figure_id in figures.FIGURES:
         text = (site / "embed" / figure_id / "index.html").read_text(encoding="utf-8")
-        assert links(text, "alternate") == [], figure_id
+        assert links(text, "alternate", OEMBED) == [], figure_id
     assert locations((site / "sitemap.xml").read_bytes()) == []
     assert locations(gzip.decompress((site / "sitemap.xml.gz").read_bytes())) == []
 
@@ -123,7 +128,7 @@ def test_with_a_sub_path_site_url_every_oembed_address_is_under_it(published):
         assert response["provider_url"] == PUBLISHED
         assert Tags(response["html"]).tags[0][1]["src"] == embed
         page = (published / "embed" / figure_id / "index.html").read_text(encoding="utf-8")
-        assert links(page, "alternate") == [embed + "oembed.json"]
+        assert links(page, "alternate", OEMBED) == [embed + "oembed.json"]
 
 
 def test_with_a_sub_path_site_url_the_teachers_snippets_and_text_carry_it(published):

@@ -210,7 +210,8 @@ export class FigureView {
   speak(lead = "") {
     const parts = [...this.el.querySelectorAll(".sq-figure__readouts > div")]
       .map((row) => `${row.querySelector("dt").textContent} ${row.querySelector("dd").textContent}`);
-    this.say(lead + parts.join("; "));
+    // i18n: what separates the readouts read out one after another, as the clauses of one sentence.
+    this.say(lead + parts.join(t("; ")));
   }
 
   say(text) {
