@@ -111,13 +111,17 @@ def alternates(html: str, page_url: str, folder: str, folders: dict[str, str]) -
     i18n plugin gives a home page the languages' absolute roots, and the Chinese home an English link to itself.
     Without their trailing slash: Material fetches ``sitemap.xml`` beside every alternate to map pages between
     languages, and beside ``zh/step-4/`` there is none (a 404 on every page), while beside ``zh/step-4`` it
-    finds the language's own; the server adds the slash back, and switcher.js goes to the page itself."""
+    finds the language's own; the server adds the slash back, and switcher.js goes to the page itself. And with
+    an empty fragment, which crawlers ignore: Material takes each alternate it has seen for a language's root and
+    sends a click on any link under it to that root, so ``step-4`` would catch a later click on
+    ``step-4/#variance`` and drop its fragment (and offline, ask for an address the service worker does not
+    keep), while ``step-4#`` is the start of no link."""
     up, path = site_root(page_url), page_url.removeprefix(folder)
 
     def relative(m: re.Match[str]) -> str:
         if m.group(3) not in folders:
             return m.group(0)
-        return f"{m.group(1)}{(up + folders[m.group(3)] + path).rstrip('/') or '.'}{m.group(2)}"
+        return f"{m.group(1)}{(up + folders[m.group(3)] + path).rstrip('/') or '.'}#{m.group(2)}"
 
     return ALTERNATE.sub(relative, html)
 

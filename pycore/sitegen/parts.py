@@ -55,7 +55,7 @@ def _score_ceilings(root: str, build: Build) -> str:
 
 def _figure_reference(root: str, build: Build) -> str:
     """Every figure's parameters, snippet and live example, for the teachers' page."""
-    return reference(root, build.site_url)
+    return reference(root, build.site_url, build.folder)
 
 
 def _machine_readable(root: str, build: Build) -> str:

@@ -6,7 +6,7 @@ pages' query strings, so the table can never drift from what they accept.
 
 from __future__ import annotations
 
-from .. import figures
+from .. import figures, i18n
 from ..i18n import _
 from . import oembed
 from .render import ENV
@@ -27,19 +27,23 @@ def table(figure_id: str) -> str:
     return "\n".join(rows)
 
 
-def section(figure_id: str, page_depth: str, site_url: str | None = None) -> str:
+def section(figure_id: str, page_depth: str, site_url: str | None = None, folder: str = "") -> str:
     """One figure's part of the reference: link, parameters, snippet and a live example.
 
     The snippet's address is absolute under ``site_url`` when the site has one; without it, it is
-    relative, and the page's script writes it out for the address the page is read at."""
+    relative, and the page's script writes it out for the address the page is read at. On a page in another
+    language than the default (under ``folder``), the link and the live example are that language's embed page
+    and the snippet asks for the language with ``lang``, as Copy embed code does."""
     module = figures.get(figure_id)
     embed = f"{page_depth}embed/{figure_id}/"
+    address = oembed.embed_url(site_url, figure_id) if site_url else embed
+    if folder:
+        address += f"?lang={i18n.language()}"
     return ENV.get_template("reference-section.md.j2").render(
-        id=figure_id, title=_(module.TITLE), height=module.HEIGHT, embed=embed,
-        address=oembed.embed_url(site_url, figure_id) if site_url else embed,
-        explained=f"{module.PAGE.rstrip('/')}.md", table=table(figure_id))
+        id=figure_id, title=_(module.TITLE), height=module.HEIGHT, embed=f"{page_depth}{folder}embed/{figure_id}/",
+        address=address, explained=f"{module.PAGE.rstrip('/')}.md", table=table(figure_id))
 
 
-def reference(page_depth: str, site_url: str | None = None) -> str:
-    """The whole generated reference, one section per registered figure."""
-    return "\n".join(section(figure_id, page_depth, site_url) for figure_id in figures.FIGURES)
+def reference(page_depth: str, site_url: str | None = None, folder: str = "") -> str:
+    """The whole generated reference, one section per registered figure, for a page in ``folder``'s language."""
+    return "\n".join(section(figure_id, page_depth, site_url, folder) for figure_id in figures.FIGURES)

@@ -47,32 +47,50 @@ def test_axe_finds_nothing_serious_on_any_page_in_either_palette_at_either_width
         assert page.evaluate("() => document.body.dataset.mdColorScheme") == name, scheme
     found = {}
     for path in PAGES + [f"/embed/{f}/" for f in figures.FIGURES] + CARD_EMBEDS:
-        watched.open(path, ready=None)
-        page.wait_for_load_state()
-        every_figure_ready(page)  # the controls and menus as a reader operates them, enabled
-        page.wait_for_function(CARDS_READY, timeout=READY_MS)  # and the cards' grading controls, shown
-        # Going deeper asides, cards, "More settings", every actions menu and every Python script open, so that
-        # what they hold is checked too.
-        page.evaluate(OPEN_ALL)
-        assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count(), path
-        page.wait_for_function(PYTHON_SHOWN, timeout=READY_MS)
-        add_axe(page)
-        # The palette's colours at rest: Material fades some of them, and axe must not read one halfway.
-        page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-        try:
-            for width in WIDTHS:
-                page.set_viewport_size({"width": width, "height": 800})
-                page.evaluate(NEXT_FRAMES)
-                for scheme, name in PALETTES:
-                    page.emulate_media(color_scheme=scheme)  # an embed page follows the preference itself
-                    if "/embed/" not in path:
-                        page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", name)
-                    violations = page.evaluate(SERIOUS, None if name == PALETTES[0][1] else COLOUR_RULES)
-                    if violations:
-                        found[path, width, scheme] = violations
-        finally:
-            page.set_viewport_size({"width": WIDTHS[0], "height": 800})  # the shared page's own, for every other test
+        found.update(axe_page(watched, path, [(width, palette) for width in WIDTHS for palette in PALETTES]))
     assert found == {}
+
+
+def test_axe_finds_nothing_serious_on_the_chinese_pages(watched):
+    """The Chinese pages and one Chinese embed page of each kind, with every rule at a phone's width in the light
+    palette and the colour rules at the shared page's width in the dark one: their markup is the English pages',
+    so what a language can change is its words' lengths (what scrolls or wraps) and its own attributes."""
+    watched.page.emulate_media(color_scheme="light")
+    found = {}
+    for path in [f"/zh{p}" for p in PAGES] + ["/zh/embed/score-histogram/", "/zh/embed/cards/step-4/"]:
+        found.update(axe_page(watched, path, [(WIDTHS[1], PALETTES[0]), (WIDTHS[0], PALETTES[1])]))
+    assert found == {}
+
+
+def axe_page(watched, path: str, runs: list[tuple[int, tuple[str, str]]]) -> dict:
+    """axe's serious findings on one page, everything on it open, at each (width, palette) of ``runs``: every rule
+    in the light palette, the rules that read colours in the dark one."""
+    found, page = {}, watched.page
+    watched.open(path, ready=None)
+    page.wait_for_load_state()
+    every_figure_ready(page)  # the controls and menus as a reader operates them, enabled
+    page.wait_for_function(CARDS_READY, timeout=READY_MS)  # and the cards' grading controls, shown
+    # Going deeper asides, cards, "More settings", every actions menu and every Python script open, so that
+    # what they hold is checked too.
+    page.evaluate(OPEN_ALL)
+    assert page.locator(".sq-menu__items:visible").count() == page.locator(".sq-menu__items").count(), path
+    page.wait_for_function(PYTHON_SHOWN, timeout=READY_MS)
+    add_axe(page)
+    # The palette's colours at rest: Material fades some of them, and axe must not read one halfway.
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+    try:
+        for width, (scheme, name) in runs:
+            page.set_viewport_size({"width": width, "height": 800})
+            page.evaluate(NEXT_FRAMES)
+            page.emulate_media(color_scheme=scheme)  # an embed page follows the preference itself
+            if "/embed/" not in path:
+                page.evaluate("(s) => { document.body.dataset.mdColorScheme = s; }", name)
+            violations = page.evaluate(SERIOUS, None if name == PALETTES[0][1] else COLOUR_RULES)
+            if violations:
+                found[path, width, scheme] = violations
+    finally:
+        page.set_viewport_size({"width": WIDTHS[0], "height": 800})  # the shared page's own, for every other test
+    return found
 
 
 # Every figure on the page that explains it; the test picks the instance there with the most controls.

@@ -301,3 +301,15 @@ def test_copy_embed_code_and_permalink_follow_the_state(watched):
     embed.goto(src)
     embed.wait_for_function("() => document.querySelector('[data-figure]').dataset.ready === 'true'", timeout=READY_MS)
     assert json.loads(embed.locator("[data-figure]").get_attribute("data-state")) == state
+
+
+def test_a_missing_page_gets_the_404_page_of_its_language(site):
+    """The README's server block answers a missing page under zh/ with the Chinese 404 page, any other with
+    the English one."""
+    from urllib.error import HTTPError
+
+    for path, lang in (("/zh/no-such-page/", "zh-Hans"), ("/no-such-page/", "en")):
+        with pytest.raises(HTTPError) as missing:
+            urlopen(site.url + path)
+        assert missing.value.code == 404
+        assert f'<html lang="{lang}"' in missing.value.read().decode("utf-8"), path

@@ -152,3 +152,18 @@ def test_a_page_without_its_chinese_version_fails_the_build(tmp_path):
     assert result.returncode != 0
     assert "the zh site lacks bad.zh.md: every page of the navigation needs its version in every language" in (
         result.stderr + result.stdout)
+
+
+def test_the_chinese_teachers_page_gives_snippets_that_ask_for_chinese_and_shows_chinese_embeds(site_dir):
+    from pycore import figures
+
+    text = page(site_dir, "zh/teachers/")
+    snippets = re.findall(r'data-sq-snippet="([^"]+)"', text)
+    assert len(snippets) == len(figures.FIGURES) and all(s.endswith("/?lang=zh") for s in snippets), snippets[:2]
+    assert "data-sq-snippet" in page(site_dir, "teachers/") and "lang=zh" not in re.findall(
+        r'data-sq-snippet="([^"]+)"', page(site_dir, "teachers/"))[0]
+    live = re.findall(r'<details class="sq-live">.*?<iframe src="([^"]+)"', text, re.S)
+    assert live == [f"../../zh/embed/{figure_id}/" for figure_id in figures.FIGURES]
+    for figure_id in figures.FIGURES:
+        response = json.loads((site_dir / "zh/embed" / figure_id / "oembed.json").read_text(encoding="utf-8"))
+        assert "/zh/embed/" in response["html"] and response["provider_name"] == "为什么注意力要除以 √dₖ"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 
@@ -231,3 +232,21 @@ console.log(JSON.stringify(out));
     english_line = ["en", "Right.", "Saved “Good”: next due in 3 days.", "{literal} {missing} 2"]
     assert json.loads(result.stdout) == [chinese_line, chinese_line, english_line, english_line, english_line]
     assert "不是脚本的消息" not in (tmp_path / "messages.js").read_text(encoding="utf-8")
+
+
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s")
+"""A named placeholder: {name} in Python's format, %(name)s in the templates'."""
+
+
+def test_the_catalogs_hold_every_message_of_the_code_each_translated_with_its_placeholders():
+    """``make messages`` has run since the code's words last changed, and every message has its Chinese, not fuzzy,
+    with the same placeholders: a message missing here would show in English on a Chinese page."""
+    code = {m.id for m in catalogs.extract() if m.id}
+    template = {m.id for m in babel_read_po(io.StringIO(catalogs.TEMPLATE.read_text(encoding="utf-8"))) if m.id}
+    assert code == template, "run make messages"
+    chinese = babel_read_po(io.StringIO(i18n.catalog_path("zh").read_text(encoding="utf-8")), locale="zh")
+    untranslated = [m.id for m in chinese if m.id in code and (not m.string or m.fuzzy)]
+    assert untranslated == [], untranslated[:5]
+    for message in chinese:
+        if message.id in code:
+            assert sorted(PLACEHOLDER.findall(message.string)) == sorted(PLACEHOLDER.findall(message.id)), message.id
