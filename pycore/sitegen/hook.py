@@ -65,7 +65,7 @@ def on_config(config):
             i18n.back(_builds.pop().language)
     packing = _builds[0].packing if _builds else state.start_packing()
     _builds.append(state.Build(config["site_url"] or None, lang, folder, terms, packing, i18n.switch(lang),
-                               config["site_name"]))
+                               languages.site_name(config)))
     return config
 
 

@@ -61,6 +61,13 @@ def nav_titles(config, lang: str) -> dict[str, str]:
     return dict(plugin.current_language_config.nav_translations or {})
 
 
+def site_name(config) -> str:
+    """The site's name in the language being built: the i18n plugin's for it, if it gives one."""
+    plugin = config["plugins"].get("i18n")
+    own = plugin and plugin.current_language and plugin.current_language_config.site_name
+    return own or config["site_name"]
+
+
 SEPARATORS = {"zh": "[\\s\\u200b\\u3000\\-、。，．？！；]+"}
 """How a language's search index splits text into words, where it differs from English: Material's own separator
 for Chinese, which splits where the search plugin's jieba put a zero-width space between words."""
