@@ -53,9 +53,14 @@ UNTRANSLATED = '''def _(message):
     return message
 
 
-N_ = _'''
+N_ = _
+
+
+def clauses(items):
+    """Clauses of one sentence, joined as English joins them."""
+    return "; ".join(items)'''
 """The site's translation functions (``pycore.i18n``) as the notebook defines them: the code it copies wraps every
-message it prints in them, and a notebook prints in English."""
+message it prints in them and joins clauses with them, and a notebook prints in English."""
 
 
 def reproduce_notebook(page_url: str) -> nbformat.NotebookNode:
