@@ -29,7 +29,7 @@ PARAMS = (
     _common.dk(256, control="range", label="dₖ", sample="32"),
     _common.divisor("sqrt", control="choice", label=N_("divide by")),
     params.integer("n", 16, 2, 512, N_("Keys per row: the aligned key and n − 1 independent ones."),
-                   control="range", label=N_("n (keys per row)"), sample="4"),
+                   control="range", label=N_("n, keys per row"), sample="4"),
     _common.seed(control="text", label=N_("seed")),
 )
 CONTROLS = (*params.controls(PARAMS), _common.RESAMPLE)

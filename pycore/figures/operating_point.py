@@ -28,7 +28,7 @@ READOUTS = (("dk", "dₖ"), ("max-weight-none", N_("largest weight, none")),
 PARAMS = (
     _common.dk(64, control="range", label="dₖ", scale="log", sample="16"),
     params.integer("n", 16, 2, 512, N_("Keys per row: the length of each softmax."), control="range",
-                   label=N_("n (keys per row)"), scale="log", sample="128"),
+                   label=N_("n, keys per row"), scale="log", sample="128"),
     params.integer("rows", 500, 50, 2000, N_("How many rows (queries) are drawn."), control="range",
                    label=N_("rows"), step=50, sample="100", advanced=True),
     _common.seed(control="text", label=N_("seed")),

@@ -22,7 +22,7 @@ READOUTS = (("saturated", N_("saturated share (largest weight > 0.99)")),
 PARAMS = (
     _common.dk(64, control="range", label="dₖ", sample="128"),
     params.integer("n", 16, 2, 512, N_("Keys per row: the length of each softmax."), control="range",
-                   label=N_("n (keys per row)"), sample="8"),
+                   label=N_("n, keys per row"), sample="8"),
     _common.divisor("none", control="choice", label=N_("divide by")),
     params.integer("rows", 500, 50, 2000, N_("How many rows (queries) are drawn."), control="range",
                    label=N_("rows"), step=50, sample="100", advanced=True),
