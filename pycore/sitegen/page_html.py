@@ -21,7 +21,7 @@ def finish(html: str, src: str, figures: list[str], build: Build) -> str:
     """The page's HTML with each placeholder replaced by its figure, checked, its tooltips thinned and its
     math typeset; a PageError says what is wrong."""
     if build.lang not in SPACED:
-        html = abbreviate(html, {word: t.definition for t in build.terms.terms for word in t.abbr})
+        html = abbreviate(html, {word: t for t in build.terms.terms for word in t.abbr})
     for i, figure in enumerate(figures):
         token = placeholder(i)
         if token not in html:
@@ -52,19 +52,26 @@ PROTECTED = ("code", "pre", "a", "abbr", "script", "style", "svg", "math", "butt
 TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>|<!--.*?-->", re.S)
 
 
-def abbreviate(html: str, words: dict[str, str]) -> str:
+def abbreviate(html: str, words: dict[str, glossary.Term]) -> str:
     """Each glossary word in the page's text wrapped in ``<abbr title="definition">``, as Markdown's abbreviations
     do on English pages: they match whole words only, and Chinese has no spaces between words, so a Chinese page
-    gets its tooltips here (``tooltips_once`` then keeps one a section). Math and code are left alone."""
+    gets its tooltips here (``tooltips_once`` then keeps one a section), where one of the term's own patterns
+    matches too (行 in 一行, not in 运行). Math and code are left alone."""
     if not words:
         return html
     found = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
     out, pos, inside = [], 0, 0
 
+    def wrap(m: re.Match[str]) -> str:
+        term = words[m.group(0)]
+        if not any((hit := p.search(m.string, m.start())) and hit.start() < m.end() for p in term.patterns):
+            return m.group(0)
+        return f'<abbr title="{escape(term.definition, quote=True)}">{m.group(0)}</abbr>'
+
     def text(chunk: str) -> str:
         if inside or "\\(" in chunk or "\\[" in chunk:
             return chunk
-        return found.sub(lambda m: f'<abbr title="{escape(words[m.group(0)], quote=True)}">{m.group(0)}</abbr>', chunk)
+        return found.sub(wrap, chunk)
 
     for tag in TAG.finditer(html):
         out.append(text(html[pos:tag.start()]))

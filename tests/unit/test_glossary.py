@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pycore.sitegen import glossary
+from pycore.sitegen import glossary, page_html
 from tests.conftest import ROOT
 
 ORDER = ["index.md", "step-1.md", "step-2.md"]
@@ -105,7 +105,6 @@ def test_a_malformed_entry_names_what_it_lacks(tmp_path: Path):
 
 
 def test_a_term_keeps_its_tooltip_once_a_section_aside_and_card_and_takes_focus_once_a_page():
-    from pycore.sitegen import page_html
     tip = '<abbr title="A thing.">w</abbr>'
     focus = '<abbr tabindex="0" title="A thing.">w</abbr>'
     page = (f"<p>{tip} {tip}</p><details><p>{tip}</p><div><p>{tip}</p></div></details><p>{tip}</p>"
@@ -153,3 +152,12 @@ def test_the_entries_the_audit_named_point_to_their_first_use_or_say_where_an_as
     for name, page in (("SGD", "step-6.md"), ("µP", "index.md")):
         text = (ROOT / "site_src" / page).read_text(encoding="utf-8")
         assert any(p.search(text) for p in real[name].patterns), (name, page)
+
+
+def test_a_chinese_tooltip_goes_where_its_terms_pattern_matches_not_inside_another_word():
+    zh = glossary.load(ROOT / "site_src" / "glossary.yml", "zh")
+    words = {w: t for t in zh.terms for w in t.abbr}
+    row = next(t for t in zh.terms if t.term == "行")
+    tipped = page_html.abbreviate("<p>每一行的测试不运行这段代码，也不执行。</p>", words)
+    assert re.findall(r"<abbr[^>]*>(.*?)</abbr>", tipped) == ["行"]
+    assert tipped.count(f'title="{row.definition}"') == 1 and "不运行" in tipped and "不执行" in tipped
