@@ -60,3 +60,17 @@ def exps(xs: list[float]) -> list[float]:
             w[(k := int(x * -64.0)) >> 6] * f[k & 63]
             * (1.0 + (r := x + k * 0.015625) * (1.0 + r * (_C2 + r * (_C3 + r * (_C4 + r * (_C5 + r * _C6))))))
             for x in xs]
+
+
+def below_exp(u: float, y: float) -> bool:
+    """Whether u < exp(y) for -745 <= y <= 0, decided as exp() decides it but mostly by exps(), ~4x faster.
+
+    exp() is within two ulps of the C library and exps() within four, so they differ by under 1e-15 for
+    y <= 0; a u further than 1e-12 from exps(y) is on the same side of both, and only nearer ones need exp().
+    """
+    gap = u - exps([y])[0]
+    if gap < -1e-12:
+        return True
+    if gap > 1e-12:
+        return False
+    return u < exp(y)

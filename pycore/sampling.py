@@ -15,7 +15,7 @@ import random
 import struct
 from array import array
 
-from .detmath import exp, log
+from .detmath import below_exp, exp, log
 
 def _tables() -> tuple[list[float], list[float], list[float]]:
     """The ziggurat's layer bounds (kn), widths (wn) and density values (fn)."""
@@ -78,7 +78,7 @@ def _slow(rng: random.Random, hz: int, iz: int) -> float:
                 y = -log(1.0 - rng.random())
                 if y + y >= x * x:
                     return _R + x if hz > 0 else -_R - x
-        if _FN[iz] + rng.random() * (_FN[iz - 1] - _FN[iz]) < exp(-0.5 * x * x):
+        if below_exp(_FN[iz] + rng.random() * (_FN[iz - 1] - _FN[iz]), -0.5 * x * x):
             return x
         hz = rng.getrandbits(32) - 2147483648
         iz = hz & 127
