@@ -96,3 +96,10 @@ def test_block_test_of_the_common_path_matches_abs_for_every_edge():
     words = sorted(edges) + [rng.getrandbits(32) - 2**31 for _ in range(100_000)]
     raw = b"".join(h.to_bytes(4, "little", signed=True) for h in words)
     assert list(sampling._in_core(raw)) == [int(abs(h) < sampling._KN[h & 127]) for h in words]
+
+
+def test_offset_floats_give_every_word_back_exactly():
+    rng = random.Random(2)
+    words = [-2**31, -2**31 + 1, -2**30, -1, 0, 1, 2**30, 2**31 - 1] + [rng.getrandbits(32) - 2**31 for _ in range(10_000)]
+    raw = b"".join(h.to_bytes(4, "little", signed=True) for h in words)
+    assert [f - sampling._OFFSET for f in sampling._offset_floats(raw)] == words
