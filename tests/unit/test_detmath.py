@@ -23,7 +23,8 @@ def test_exps_stays_far_inside_below_exps_margin_of_exp():
 
 def test_below_exp_decides_as_exp_does_even_next_to_it():
     rng = np.random.default_rng(1)
-    for y in [*(-rng.uniform(0, 6, 2000)), *(-rng.uniform(0, 745, 200)), 0.0, -0.0, -745.0]:
+    grid = [-6 * i / 20_000 for i in range(20_001)] + [-745 * i / 2_000 for i in range(2_001)]
+    for y in [*grid, *(-rng.uniform(0, 6, 2000)), *(-rng.uniform(0, 745, 200)), 0.0, -0.0, -745.0]:
         e = detmath.exp(float(y))
         for u in (e, math.nextafter(e, 0), math.nextafter(e, 2), e - 5e-13, e + 5e-13, e - 2e-12, e + 2e-12,
                   0.9 * e, 1.1 * e, 0.0):
