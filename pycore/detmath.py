@@ -60,3 +60,20 @@ def exps(xs: list[float]) -> list[float]:
             w[(k := int(x * -64.0)) >> 6] * f[k & 63]
             * (1.0 + (r := x + k * 0.015625) * (1.0 + r * (_C2 + r * (_C3 + r * (_C4 + r * (_C5 + r * _C6))))))
             for x in xs]
+
+
+def below_exp(u: float, y: float) -> bool:
+    """Whether u < exp(y) for -745 <= y <= 0: exp()'s answer, mostly from exps()' formula, ~5x faster.
+
+    exp() is within two ulps of the C library and exps() within four, so they differ by under 1e-15 for
+    y <= 0; a u further than 1e-12 from exps(y) is on the same side of both, and only nearer ones need exp().
+    The formula is written out, not called as exps([y]), since the ziggurat asks ~14,000 times per pool.
+    """
+    k = int(y * -64.0)
+    r = y + k * 0.015625
+    gap = u - _E_WHOLE[k >> 6] * _E_64TH[k & 63] * (1.0 + r * (1.0 + r * (_C2 + r * (_C3 + r * (_C4 + r * (_C5 + r * _C6))))))
+    if gap < -1e-12:
+        return True
+    if gap > 1e-12:
+        return False
+    return u < exp(y)
