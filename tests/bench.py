@@ -4,17 +4,14 @@ Run after ``make site``. The site is served as a real host serves it (tests/benc
 compressed, with ETags), and page loads are measured twice: on loopback and under a throttled
 profile that Chromium's DevTools protocol emulates (10 Mbit/s down, 40 ms round trip). A trace of
 every page with figures at 4x CPU slowdown counts the long tasks run once Python is ready, and a
-trace of a repeat visit says where its time goes. Then Lighthouse (tests/lighthouse.mjs, the pinned
-npm package) scores every page of mkdocs.yml's nav against the floor, the figure-free References page,
-in one interleaved run (the floor before every page, twice over), and three embed pages against
-absolute targets, with its default mobile settings under devtools throttling. Nothing here is
-asserted; the figures go into notes and the README.
+trace of a repeat visit says where its time goes (tests/bench_trace.py). Then Lighthouse scores every
+page with figures, in both languages, against its twin without figures, and three embed pages against
+absolute targets (tests/bench_lighthouse.py). Nothing here is asserted; the figures go into notes and
+the README.
 
 ``python -m tests.bench --lighthouse [PAGE ...]`` runs Lighthouse alone, on the pages named (site
-paths such as ``/step-5/``; the floor is added) or on all of them. ``--lighthouse /step-5/ --without-figures``
-scores each page that has figures beside its twin without them (``/step-5/without-figures/``): the same
-page, scripts and all, minus every figure's markup (so Python, with nothing to wake, does not start); the
-two rows split a page's cost between its figures and the rest of it.
+paths such as ``/step-5/`` or ``/zh/step-5/``, each with figures scored beside its twin) or on all of
+them; ``--rounds 3`` keeps the best of three runs instead of two.
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -31,10 +27,11 @@ import time
 
 from playwright.sync_api import sync_playwright
 
+from tests.bench_lighthouse import ROUNDS, all_pages, figure_pages, mark, scored
 from tests.bench_server import Host
-from tests.bench_trace import LONG_TASK_MS, PHASES, READY_MARK, long_tasks_after_ready, repeat_phases
+from tests.bench_trace import ALL_AWAKE, LONG_TASK_MS, MARK_READY, PHASES, hydration, repeat_phases, traced
 from tests.browser_setup import executable
-from tests.conftest import ROOT, article_pages
+from tests.conftest import ROOT
 
 SITE = ROOT / "site"
 BLANK = """<!doctype html><html><head><meta charset="utf-8"><title>bare loadPyodide</title>
@@ -135,41 +132,6 @@ def cold_and_repeat(browser, host: Host, profile: dict | None) -> tuple[float, l
     return cold, log, later, repeat
 
 
-PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75, "is_mobile": True, "has_touch": True}
-"""Lighthouse's mobile screen (a Moto G Power)."""
-TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "blink.user_timing",
-          "v8.execute", "v8.wasm", "disabled-by-default-v8.wasm", "loading"]
-MARK_READY = f"""new MutationObserver((_, obs) => {{
-  if (document.querySelector('[data-figure][data-ready="true"]')) {{ performance.mark("{READY_MARK}"); obs.disconnect(); }}
-}}).observe(document, {{ subtree: true, attributes: true, attributeFilter: ["data-ready"] }});"""
-ALL_AWAKE = "() => [...document.querySelectorAll('[data-figure]')].every((f) => f.dataset.ready === 'true' && !f.dataset.busy)"
-
-
-def traced(browser, page, go) -> list[dict]:
-    """Chromium's trace events while ``go()`` runs in the page."""
-    browser.start_tracing(page=page, categories=TRACED)
-    go()
-    return json.loads(browser.stop_tracing())["traceEvents"]
-
-
-def hydration(browser, host: Host, path: str) -> list[dict]:
-    """A cold load of the page on a phone-sized screen at 4x CPU slowdown (loopback), traced until every figure
-    is awake and idle and 3 s more (Python's snapshot, the service worker's install): its long tasks after the
-    first figure is marked ready. The bench polls every half second, not every frame, so it adds no frames."""
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
-    page.add_init_script(MARK_READY)
-
-    def go():
-        page.goto(host.url + path)
-        page.wait_for_function(ALL_AWAKE, polling=500, timeout=180_000)
-        page.wait_for_timeout(3000)
-    events = traced(browser, page, go)
-    context.close()
-    return long_tasks_after_ready(events)
-
-
 def repeat_breakdown(browser, host: Host) -> dict[str, float] | None:
     """A first visit to Step 2 on loopback, then a traced repeat visit in a new page: where its time goes."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -191,11 +153,6 @@ def repeat_breakdown(browser, host: Host) -> dict[str, float] | None:
     context.close()
     phases = repeat_phases(events)
     return phases if phases and started == "snapshot" else None
-
-
-def with_figures(pages: list[str]) -> list[str]:
-    """The pages whose built HTML has a figure."""
-    return [p for p in pages if 'data-figure="' in (SITE / p.strip("/") / "index.html").read_text(encoding="utf-8")]
 
 
 def drag_latency(browser, server) -> tuple[list[float], list[float], list[float]]:
@@ -326,159 +283,6 @@ def training(browser, server) -> tuple[float, float]:
     return statistics.median(steps), run
 
 
-EMBEDS = ("/embed/dot-product/", "/embed/score-histogram/?dk=64&divisor=none", "/embed/summary-pipeline/")
-"""Three embed pages: a small figure, one whose address asks for a state, and the largest drawing."""
-LIGHTHOUSE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100,
-                      "lcp": 2500, "tbt": 200, "cls": 0.05}
-"""The issue's targets: scores at least these, LCP and TBT (ms) and CLS at most these."""
-
-
-TWIN = "without-figures/"
-"""The address of a page's twin without figures, under the page's own."""
-FIGURE_TAG = re.compile(r"<figure\b[^>]*>|</figure>")
-CONFIG_BASE = re.compile(r'<script id="__config"[^>]*>[^<]*?"base": "')
-
-
-def without_figures(html: str, page: str) -> str:
-    """The page's HTML without its figures (each ``<figure data-figure>`` element, whatever it holds), to be
-    served from ``page + TWIN``: a ``<base>`` resolves its relative addresses as the page's own, and Material's
-    configured site root, which it resolves against the address itself, goes one level further up."""
-    out, start, depth, cut = [], 0, 0, False
-    for tag in FIGURE_TAG.finditer(html):
-        if tag.group().startswith("</"):
-            depth -= 1
-            if cut and depth == 0:
-                start, cut = tag.end(), False
-        else:
-            if depth == 0 and "data-figure=" in tag.group():
-                out.append(html[start:tag.start()])
-                cut = True
-            depth += 1
-    out.append(html[start:])
-    twin = CONFIG_BASE.sub(r"\g<0>../", "".join(out), count=1)
-    return twin.replace("<head>", f'<head><base href="{page}">', 1)
-
-
-FLOOR = "/references/"
-"""The floor: the site's page with no figure, no math and no script of ours to speak of, only the theme's."""
-ROUNDS = 2
-"""Each page is scored this many times and its best kept: Lighthouse's numbers vary from run to run."""
-FLOOR_TARGETS = {"tbt": 1.25, "performance": 5, "lcp": 2500, "cls": 0.05, "accessibility": 100,
-                 "best-practices": 100, "seo": 100}
-"""The issue's targets against the floor: TBT at most 1.25x the floor's and performance at most 5 points
-below it, in the same run; LCP (ms) and CLS at most these, the other scores at least these."""
-BEST = {"performance": max, "accessibility": max, "best-practices": max, "seo": max, "fcp": min, "lcp": min,
-        "tbt": min, "cls": min, "mainThread": min, "elements": min}
-
-
-def interleaved(pages: list[str], floor: str = FLOOR, rounds: int = ROUNDS) -> list[str]:
-    """The order of the Lighthouse runs: each round has the floor before every page and after the last, so
-    every run of a page sits between two of the floor's, whatever else the machine is doing meanwhile."""
-    order: list[str] = []
-    for _ in range(rounds):
-        for page in pages:
-            order += [floor, page]
-        order.append(floor)
-    return order
-
-
-def best(runs: list[dict]) -> dict:
-    """The best of a page's runs, measure by measure, the range of the host's CPU index over them, and the
-    audits that failed in every run; an error if no run gave numbers. A run that stopped with an error keeps
-    no measure, even where Lighthouse still reported some scores."""
-    good = [r for r in runs if not r.get("error") and all(k in r for k in BEST)]
-    if not good:
-        return {"page": runs[0]["page"], "error": next((r["error"] for r in runs if r.get("error")), "no result")}
-    indexes = [r["benchmarkIndex"] for r in good]
-    return {"page": good[0]["page"], **{k: pick(r[k] for r in good) for k, pick in BEST.items()},
-            "cpu": (min(indexes), max(indexes)), "runs": len(good),
-            "failed": sorted(set.intersection(*(set(r["failed"]) for r in good)))}
-
-
-def against_floor(order: list[str], results: list[dict], floor: str = FLOOR) -> list[tuple[dict, dict]]:
-    """Each page's best run beside the best of the floor's runs next to its own (just before and just after
-    each), in the order the pages first ran."""
-    runs: dict[str, tuple[list[dict], list[dict]]] = {}
-    for i, (page, result) in enumerate(zip(order, results)):
-        if page == floor:
-            continue
-        near = [results[j] for j in (i - 1, i + 1) if 0 <= j < len(results) and order[j] == floor]
-        mine, floors = runs.setdefault(page, ([], []))
-        mine.append(result)
-        floors.extend(near)
-    return [(best(mine), best(floors)) for mine, floors in runs.values() if floors]
-
-
-def floor_table(pairs: list[tuple[dict, dict]]) -> str:
-    """Each page against its floor as one text table: performance, TBT and main-thread work beside the floor's
-    (a difference, and ratios), LCP, CLS, the other scores, elements, the CPU index; a mark on each miss."""
-    t = FLOOR_TARGETS
-    head = ("page", "perf", "floor", "diff", "TBT", "floor", "x", "main thread", "floor", "x", "LCP", "CLS",
-            "a11y", "b-p", "SEO", "elements", "CPU", "failed audits")
-    goal = ("target", "", "", f">=-{t['performance']}", "", "", f"<={t['tbt']}", "", "", "", f"<={t['lcp'] / 1000:.1f} s",
-            f"<={t['cls']}", f"{t['accessibility']}", f"{t['best-practices']}", f"{t['seo']}", "", "", "")
-    rows = [head, goal]
-    for page, floor in pairs:
-        if "error" in page or "error" in floor:
-            rows.append((page["page"], "error", *[""] * 15, (page.get("error") or floor.get("error"))[:80]))
-            continue
-        diff = page["performance"] - floor["performance"]
-        tbt = page["tbt"] / floor["tbt"] if floor["tbt"] else float("inf") if page["tbt"] else 1.0
-        work = page["mainThread"] / floor["mainThread"]
-        cpus = sorted({*page["cpu"], *floor["cpu"]})
-        rows.append((page["page"], f"{page['performance']}", f"{floor['performance']}",
-                     _mark(f"{diff:+d}", diff >= -t["performance"]), f"{page['tbt']:.0f} ms", f"{floor['tbt']:.0f} ms",
-                     _mark(f"{tbt:.2f}", tbt <= t["tbt"]), f"{page['mainThread'] / 1000:.1f} s",
-                     f"{floor['mainThread'] / 1000:.1f} s", f"{work:.2f}",
-                     _mark(f"{page['lcp'] / 1000:.1f} s", page["lcp"] <= t["lcp"]), _mark(f"{page['cls']:.3f}", page["cls"] <= t["cls"]),
-                     *(_mark(f"{page[c]}", page[c] >= t[c]) for c in ("accessibility", "best-practices", "seo")),
-                     f"{page['elements']:.0f}", f"{cpus[0]}-{cpus[-1]}", ", ".join(page["failed"])))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines) + ("\n(best of each page's runs, beside the best of the floor's runs just before and just after them; "
-                                "diff: performance points against the floor's; x: ratio to the floor's; * misses its target; "
-                                "CPU: the range of Lighthouse's benchmarkIndex over those runs; failed audits: those with weight "
-                                "below 0.9 in every run)")
-
-
-def lighthouse(host: Host, pages: list[str], chromium: str) -> list[dict]:
-    """One Lighthouse run per address, in order (tests/lighthouse.mjs), each in a fresh Chromium: its JSON result."""
-    node = subprocess.run(["node", str(ROOT / "tests" / "lighthouse.mjs"), *(host.url + p for p in pages)],
-                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": chromium})
-    results = [json.loads(line) for line in node.stdout.splitlines() if line.startswith("{")]
-    if node.returncode or len(results) != len(pages):
-        print(node.stderr, file=sys.stderr)
-    for result in results:
-        result["page"] = result["url"].removeprefix(host.url)
-    return results
-
-
-def _mark(text: str, ok: bool) -> str:
-    return text if ok else f"{text} *"
-
-
-def lighthouse_table(results: list[dict]) -> str:
-    """The Lighthouse results as one text table, the absolute targets on top and a mark on each number that misses."""
-    t = LIGHTHOUSE_TARGETS
-    head = ("page", "perf", "FCP", "LCP", "TBT", "CLS", "a11y", "b-p", "SEO", "CPU", "failed audits")
-    goal = ("target", f">={t['performance']}", "", f"<={t['lcp'] / 1000:.1f} s", f"<={t['tbt']} ms",
-            f"<={t['cls']}", f"{t['accessibility']}", f"{t['best-practices']}", f"{t['seo']}", "", "")
-    rows = [head, goal]
-    for r in results:
-        if r.get("error") and "performance" not in r:
-            rows.append((r["page"], "error", "", "", "", "", "", "", "", "", r["error"][:80]))
-            continue
-        rows.append((r["page"], _mark(f"{r['performance']}", r["performance"] >= t["performance"]),
-                     f"{r['fcp'] / 1000:.1f} s", _mark(f"{r['lcp'] / 1000:.1f} s", r["lcp"] <= t["lcp"]),
-                     _mark(f"{r['tbt']:.0f} ms", r["tbt"] <= t["tbt"]), _mark(f"{r['cls']:.3f}", r["cls"] <= t["cls"]),
-                     *(_mark(f"{r[c]}", r[c] >= t[c]) for c in ("accessibility", "best-practices", "seo")),
-                     f"{r['benchmarkIndex']}", ", ".join(r["failed"])))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines) + ("\n(* misses its target; CPU: Lighthouse's benchmarkIndex of this machine during the run, "
-                                "which its 4x slowdown divides; failed audits: those with weight that score below 0.9)")
-
-
 def mb(pair: tuple[int, int]) -> str:
     return f"{pair[0] / 1e6:.2f} / {pair[1] / 1e6:.2f} MB"
 
@@ -486,26 +290,17 @@ def mb(pair: tuple[int, int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lighthouse", nargs="*", metavar="PAGE", help="run Lighthouse alone, on these pages or all")
-    parser.add_argument("--without-figures", action="store_true",
-                        help="with --lighthouse: score each page with figures beside its twin without them")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="runs of each page and of its twin, best kept")
     args = parser.parse_args()
-    if args.without_figures and args.lighthouse is None:
-        parser.error("--without-figures goes with --lighthouse: --lighthouse /step-5/ --without-figures")
     if not (SITE / "index.html").exists():
         print("site/ is missing: run 'make site' first (make bench does).", file=sys.stderr)
         return 1
     host = Host(SITE)
     host.extra["/__bench__/blank.html"] = BLANK.encode()
     chromium = executable()
-    pages = args.lighthouse or [*article_pages(), *EMBEDS]
+    pages = args.lighthouse or all_pages()
     if args.lighthouse is not None:
-        if args.without_figures:
-            twins = {page: page + TWIN for page in with_figures([p for p in pages if not p.startswith("/embed/")])}
-            for page, twin in twins.items():
-                html = (SITE / page.strip("/") / "index.html").read_text(encoding="utf-8")
-                host.extra[twin] = without_figures(html, page).encode()
-            pages = [q for p in pages for q in (p, twins.get(p)) if q]
-        print(scored(host, pages, chromium))
+        print(scored(host, pages, chromium, args.rounds))
         host.close()
         return 0
     loads = {}
@@ -523,10 +318,10 @@ def main() -> int:
         pools, steps = worker_timings(browser, host)
         first_redraw, jump_done, jump_drags = jump(browser, host)
         train_step, train_run = training(browser, host)
-        hydrated = {path: hydration(browser, host, path) for path in with_figures(article_pages())}
+        hydrated = {path: hydration(browser, host, path) for path in figure_pages() if not path.startswith("/zh/")}
         phases = repeat_breakdown(browser, host)
         browser.close()
-    scores = scored(host, pages, chromium)
+    scores = scored(host, pages, chromium, args.rounds)
     host.close()
     build = build_seconds()
     loop, slow = loads["loopback"], loads["throttled"]
@@ -569,7 +364,7 @@ def main() -> int:
                                       f"{phases['lazy wasm compile']:.0f} ms {phases['lazy wasm compile'] / phases['total']:4.0%}", ""))
     ours = sum(t["whose"] == "ours" for tasks in hydrated.values() for t in tasks)
     rows.append((f"our long tasks (> {LONG_TASK_MS} ms, 4x CPU) after Python is ready, {len(hydrated)} pages with figures",
-                 _mark(f"{ours}", ours == 0), "0"))
+                 mark(f"{ours}", ours == 0), "0"))
     rows.append(("  all long tasks after Python is ready: ours / the theme's / no script",
                  " / ".join(str(sum(t["whose"] == w for ts in hydrated.values() for t in ts)) for w in ("ours", "theme", "none")), ""))
     width = max(len(r[0]) for r in rows)
@@ -579,23 +374,10 @@ def main() -> int:
     for path, tasks in hydrated.items():
         for t in tasks:
             print(f"  long task after Python is ready on {path}: {t['ms']:.0f} ms at +{t['start']:.0f} ms, scripts: {t['whose']}")
-    print(f"\nLighthouse 12.2.3, default mobile settings, devtools throttling, each page against the floor ({FLOOR}):\n")
+    print("\nLighthouse 12.2.3, default mobile settings, devtools throttling, each page with figures against its twin:\n")
     print(scores)
     return 0
 
-
-def scored(host: Host, pages: list[str], chromium: str) -> str:
-    """Lighthouse on the pages: the article's pages interleaved with the floor, best of ROUNDS, as one table
-    against it; embed pages (and the floor when named alone) once each, against absolute targets."""
-    article = [p for p in pages if not p.startswith("/embed/") and p != FLOOR]
-    absolute = [p for p in pages if p not in article and (p != FLOOR or not article)]
-    out = []
-    if article:
-        order = interleaved(article)
-        out.append(floor_table(against_floor(order, lighthouse(host, order, chromium))))
-    if absolute:
-        out.append(lighthouse_table(lighthouse(host, absolute, chromium)))
-    return "\n\n".join(out)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
-"""Reading Chromium traces for ``make bench``: the long tasks a page runs once Python is ready, and where a
-repeat visit's time goes. Pure functions of a trace's events (Chrome's trace event format), so the unit
-tests can feed them small made-up traces."""
+"""Chromium traces for ``make bench``: taking them (a page's hydration on a phone's screen at 4x), and reading
+them: the long tasks a page runs once Python is ready, and where a repeat visit's time goes. The readers are
+pure functions of a trace's events (Chrome's trace event format), so the unit tests can feed them small
+made-up traces."""
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_left
 
 LONG_TASK_MS = 50
@@ -17,6 +19,39 @@ READY_MARK = "python-ready"
 """The User Timing mark the bench sets in the page when the first figure is marked ready."""
 WORKER_MARKS = ("sqrt-dk:pyodide", "sqrt-dk:core")
 """runtime.js's marks in the worker: Pyodide up (wasm instantiated, snapshot restored), the bridge imported."""
+PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75, "is_mobile": True, "has_touch": True}
+"""Lighthouse's mobile screen (a Moto G Power)."""
+TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "blink.user_timing",
+          "v8.execute", "v8.wasm", "disabled-by-default-v8.wasm", "loading"]
+MARK_READY = f"""new MutationObserver((_, obs) => {{
+  if (document.querySelector('[data-figure][data-ready="true"]')) {{ performance.mark("{READY_MARK}"); obs.disconnect(); }}
+}}).observe(document, {{ subtree: true, attributes: true, attributeFilter: ["data-ready"] }});"""
+ALL_AWAKE = "() => [...document.querySelectorAll('[data-figure]')].every((f) => f.dataset.ready === 'true' && !f.dataset.busy)"
+
+
+def traced(browser, page, go) -> list[dict]:
+    """Chromium's trace events while ``go()`` runs in the page."""
+    browser.start_tracing(page=page, categories=TRACED)
+    go()
+    return json.loads(browser.stop_tracing())["traceEvents"]
+
+
+def hydration(browser, host, path: str) -> list[dict]:
+    """A cold load of the page on a phone-sized screen at 4x CPU slowdown (loopback), traced until every figure
+    is awake and idle and 3 s more (Python's snapshot, the service worker's install): its long tasks after the
+    first figure is marked ready. The bench polls every half second, not every frame, so it adds no frames."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.add_init_script(MARK_READY)
+
+    def go():
+        page.goto(host.url + path)
+        page.wait_for_function(ALL_AWAKE, polling=500, timeout=180_000)
+        page.wait_for_timeout(3000)
+    events = traced(browser, page, go)
+    context.close()
+    return long_tasks_after_ready(events)
 
 
 def _threads(events: list[dict]) -> dict[tuple[int, int], str]:

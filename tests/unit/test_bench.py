@@ -1,11 +1,15 @@
 """make bench's tables and traces: a mark on each number that misses the issue's targets (absolute for the embed
-pages, against the floor for the article's), the floor's runs each page is compared with, and what the traces
-of a page's hydration and of a repeat visit are read to say."""
+pages, against its twin without figures for a page with figures), the order of a page's and its twin's runs and
+how they are paired, which pages have a twin, and what the traces of a page's hydration and of a repeat visit are
+read to say."""
 
 from __future__ import annotations
 
-from tests.bench import (LIGHTHOUSE_TARGETS, against_floor, best, floor_table, interleaved, lighthouse_table,
-                          without_figures)
+from urllib.request import urlopen
+
+from tests.bench_lighthouse import (FIGURE, LIGHTHOUSE_TARGETS, against_twin, best, interleaved, lighthouse_table,
+                                    serve_twins, twin_table, without_figures)
+from tests.bench_server import Host
 from tests.bench_trace import PHASES, long_tasks_after_ready, repeat_phases
 
 
@@ -41,25 +45,32 @@ def test_a_page_lighthouse_could_not_load_says_why_instead_of_numbers():
     assert cells(table, "/embed/x/") == ["/embed/x/", "error", "NO_FCP:", "the", "page", "painted", "nothing"]
 
 
-# The run against the floor: the order of the runs, which floor runs each page is compared with, the marks.
+# The run against the twins: the order of the runs, which runs each page is compared with, the marks.
 
 def run(page: str, **changes) -> dict:
     """One Lighthouse result of a page, as tests/lighthouse.mjs prints it, with the given fields changed."""
     return {**row(page=page, performance=70, tbt=1000, mainThread=4000, elements=800, lcp=2000, cls=0.01), **changes}
 
 
-def test_the_floor_runs_before_every_page_and_after_the_last_in_each_round():
-    assert interleaved(["/a/", "/b/"], floor="/f/", rounds=2) == ["/f/", "/a/", "/f/", "/b/", "/f/",
-                                                                  "/f/", "/a/", "/f/", "/b/", "/f/"]
+def test_each_page_runs_beside_its_twin_first_and_second_in_turn():
+    assert interleaved(["/a/", "/zh/a/"], rounds=3) == [
+        "/a/", "/a/without-figures/", "/zh/a/", "/zh/a/without-figures/",
+        "/a/without-figures/", "/a/", "/zh/a/without-figures/", "/zh/a/",
+        "/a/", "/a/without-figures/", "/zh/a/", "/zh/a/without-figures/"]
 
 
-def test_each_page_is_compared_with_the_best_of_the_floor_runs_next_to_its_own():
-    order = ["/f/", "/a/", "/f/", "/b/", "/f/"]
-    results = [run("/f/", tbt=900), run("/a/", tbt=1200), run("/f/", tbt=800), run("/b/", tbt=1500),
-               run("/f/", tbt=400, performance=80)]
-    (a, floor_a), (b, floor_b) = against_floor(order, results, floor="/f/")
-    assert (a["page"], a["tbt"], floor_a["tbt"], floor_a["performance"]) == ("/a/", 1200, 800, 70)
-    assert (b["page"], b["tbt"], floor_b["tbt"], floor_b["performance"]) == ("/b/", 1500, 400, 80)
+def test_each_page_is_compared_with_the_best_of_its_own_twins_runs():
+    order = interleaved(["/a/", "/zh/a/"], rounds=2)
+    tbt = {"/a/": (1200, 900), "/a/without-figures/": (800, 1000), "/zh/a/": (1500, 1400),
+           "/zh/a/without-figures/": (300, 700)}
+    seen: dict[str, int] = {}
+    results = []
+    for page in order:
+        results.append(run(page, tbt=tbt[page][seen.get(page, 0)]))
+        seen[page] = seen.get(page, 0) + 1
+    (a, twin_a), (zh, twin_zh) = against_twin(order, results)
+    assert (a["page"], a["tbt"], twin_a["page"], twin_a["tbt"]) == ("/a/", 900, "/a/without-figures/", 800)
+    assert (zh["page"], zh["tbt"], twin_zh["page"], twin_zh["tbt"]) == ("/zh/a/", 1400, "/zh/a/without-figures/", 300)
 
 
 def test_a_page_keeps_its_best_of_two_measure_by_measure():
@@ -68,27 +79,33 @@ def test_a_page_keeps_its_best_of_two_measure_by_measure():
     assert (picked["performance"], picked["tbt"], picked["cpu"], picked["failed"]) == (66, 900, (1000, 1400), ["y"])
 
 
-def test_a_page_within_every_target_against_its_floor_has_no_mark():
-    floor = best([run("/references/", performance=70, tbt=1000, mainThread=4000)])
-    page = best([run("/step-5/", performance=65, tbt=1250, mainThread=6000, lcp=2500, cls=0.05, elements=2633)])
-    assert cells(floor_table([(page, floor)]), "/step-5/") == [
-        "/step-5/", "65", "70", "-5", "1250", "ms", "1000", "ms", "1.25", "6.0", "s", "4.0", "s", "1.50",
-        "2.5", "s", "0.050", "100", "100", "100", "2633", "1076-1076"]
+def test_a_page_at_every_target_against_its_twin_has_no_mark():
+    twin = best([run("/step-5/without-figures/", performance=70, tbt=1000, mainThread=4000, elements=853)])
+    page = best([run("/step-5/", performance=67, tbt=1150, mainThread=6000, lcp=2600, cls=0.05, elements=1627)])
+    assert cells(twin_table([(page, twin)]), "/step-5/") == [
+        "/step-5/", "67", "70", "-3", "1150", "ms", "1000", "ms", "1.15", "6.0", "s", "4.0", "s", "1.50",
+        "2.6", "s", "0.050", "100", "100", "100", "1627/853", "1076-1076"]
 
 
-def test_each_miss_against_the_floor_is_marked():
-    floor = best([run("/references/", performance=70, tbt=1000, benchmarkIndex=900)])
-    page = best([run("/step-5/", performance=64, tbt=1260, lcp=2600, cls=0.06, accessibility=98, benchmarkIndex=1200,
+def test_each_miss_against_the_twin_is_marked():
+    twin = best([run("/zh/step-5/without-figures/", performance=70, tbt=1000, benchmarkIndex=900)])
+    page = best([run("/zh/step-5/", performance=66, tbt=1151, cls=0.051, accessibility=98, benchmarkIndex=1200,
                      failed=["total-blocking-time"])])
-    assert cells(floor_table([(page, floor)]), "/step-5/") == [
-        "/step-5/", "64", "70", "-6", "*", "1260", "ms", "1000", "ms", "1.26", "*", "4.0", "s", "4.0", "s", "1.00",
-        "2.6", "s", "*", "0.060", "*", "98", "*", "100", "100", "800", "900-1200", "total-blocking-time"]
+    assert cells(twin_table([(page, twin)]), "/zh/step-5/") == [
+        "/zh/step-5/", "66", "70", "-4", "*", "1151", "ms", "1000", "ms", "1.15", "*", "4.0", "s", "4.0", "s", "1.00",
+        "2.0", "s", "0.051", "*", "98", "*", "100", "100", "800/800", "900-1200", "total-blocking-time"]
 
 
-def test_a_page_without_numbers_says_why_in_the_floor_table():
-    failed = best([{"page": "/step-5/", "url": "x", "error": "NO_FCP: the page painted nothing"}])
-    table = floor_table([(failed, best([run("/references/")]))])
+def test_a_page_or_twin_without_numbers_says_why_in_the_twin_table():
+    failed = best([{"page": "/step-5/without-figures/", "url": "x", "error": "NO_FCP: the page painted nothing"}])
+    table = twin_table([(best([run("/step-5/")]), failed)])
     assert cells(table, "/step-5/") == ["/step-5/", "error", "NO_FCP:", "the", "page", "painted", "nothing"]
+
+
+def test_a_page_has_a_twin_when_it_has_a_figure_element_marked_as_one():
+    assert FIGURE.search('<p>x</p><figure class="sq-figure" id="fig-a" data-figure="a">')
+    assert not FIGURE.search('<figure class="plain"><img alt=""></figure><span data-live="fig-a:dk"></span>')
+    assert not FIGURE.search('<div data-figure="a"></div>')
 
 
 # Traces: the long tasks after Python is ready, and whose scripts ran in them; the repeat visit's spans.
@@ -178,3 +195,21 @@ def test_the_twin_drops_each_figure_whole_and_keeps_the_rest_of_the_page_and_mat
 def test_a_page_without_figures_is_its_own_twin_but_for_the_base():
     page = "<html><head></head><body><figure><img alt='photo'></figure><p>text</p></body></html>"
     assert without_figures(page, "/references/") == page.replace("<head>", '<head><base href="/references/">')
+
+
+def test_the_host_serves_the_twin_of_a_page_in_either_language(tmp_path):
+    for folder, base in (("step-5", "../"), ("zh/step-5", "../../zh/")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "index.html").write_text(
+            f'<html><head></head><body><script id="__config" type="application/json">{{"base": "{base}"}}</script>'
+            '<figure data-figure="a"><input type="text"></figure><p>text</p></body></html>', encoding="utf-8")
+    host = Host(tmp_path)
+    try:
+        serve_twins(host, ["/step-5/", "/zh/step-5/"], tmp_path)
+        twin = urlopen(host.url + "/zh/step-5/without-figures/").read().decode()
+        page = urlopen(host.url + "/zh/step-5/").read().decode()
+    finally:
+        host.close()
+    assert "data-figure" in page
+    assert twin == ('<html><head><base href="/zh/step-5/"></head><body><script id="__config" type="application/json">'
+                    '{"base": "../../../zh/"}</script><p>text</p></body></html>')

@@ -62,7 +62,13 @@ export function bindEvents(view) {
     if (input) sendField(view, input);
   });
   view.python.addEventListener("keydown", (e) => { if (e.key === "Escape") view.closePython(); });
+  // "More settings" turns its hidden inputs into text fields as it opens (figure.html.j2 says why): on the click
+  // that opens it, before it is drawn open, and on any other opening (find in page, a script).
+  view.el.addEventListener("toggle", (e) => unfold(e.target), true);
+  view.el.querySelectorAll("details[open]").forEach(unfold); // opened before the figure was bound
   view.el.addEventListener("click", (e) => {
+    const summary = e.target.closest("summary");
+    if (summary) unfold(summary.parentElement);
     const b = e.target.closest("button, a[data-action]");
     if (b && b.dataset.download) { view.download(b.dataset.download); return; }
     if (!b || !view.ready) return;
@@ -74,6 +80,11 @@ export function bindEvents(view) {
     else if (b.dataset.action === "python") view.togglePython(b);
     else if (b.dataset.action === "close-python") view.closePython();
   });
+}
+
+/** The text fields kept as hidden inputs under these details, made text fields. */
+function unfold(details) {
+  details.querySelectorAll("input[data-later]").forEach((input) => { input.type = "text"; delete input.dataset.later; });
 }
 
 // A log slider sends its position; Python says which value that is, and the answer shows it.
