@@ -178,3 +178,16 @@ def test_the_twin_drops_each_figure_whole_and_keeps_the_rest_of_the_page_and_mat
 def test_a_page_without_figures_is_its_own_twin_but_for_the_base():
     page = "<html><head></head><body><figure><img alt='photo'></figure><p>text</p></body></html>"
     assert without_figures(page, "/references/") == page.replace("<head>", '<head><base href="/references/">')
+
+
+def test_the_build_rows_give_each_run_and_both_languages_ratio_of_the_medians_to_english_alone():
+    from tests.bench_build import rows
+
+    times = {("warm", "English alone"): [(10.0, 8.0), (12.0, 9.0), (11.0, 7.0)],
+             ("warm", "both languages"): [(13.0, 10.0), (14.0, 12.0), (15.0, 11.0)],
+             ("cold", "English alone"): [(40.0, 30.0), (44.0, 32.0), (42.0, 34.0)],
+             ("cold", "both languages"): [(42.0, 33.0), (50.0, 36.0), (46.0, 35.0)]}
+    table = {name: (value, target) for name, value, target in rows(times)}
+    assert table["mkdocs build --strict, warm, English alone: 3 runs, wall s (cpu s median)"] == ("10.0, 12.0, 11.0 (8.0)", "")
+    assert table["  ratio both languages / English alone, warm, wall (cpu)"] == ("1.27 (1.38)", "<= 1.35")
+    assert table["  ratio both languages / English alone, cold, wall (cpu)"] == ("1.10 (1.09)", "<= 1.3")
