@@ -32,19 +32,46 @@ def write_whole(path: Path, data: bytes) -> None:
     os.replace(part, path)
 
 
-def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it returned before for the same ``name`` under the same ``version`` of its
-    inputs. Each kind of result has a folder per version; making one deletes the kind's older versions."""
-    place = CACHE / f"{kind}-{hashlib.sha256(version).hexdigest()[:16]}"
-    path = place / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+def _place(kind: str, version: bytes) -> Path:
+    """The folder of one kind of result under one version of its inputs."""
+    return CACHE / f"{kind}-{hashlib.sha256(version).hexdigest()[:16]}"
+
+
+def _path(place: Path, name: str) -> Path:
+    """The file of one result in its folder, named by the hash of its name."""
+    return place / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+
+
+def _read(path: Path) -> tuple[bool, object]:
+    """(True, the result kept at ``path``), or (False, None) when there is none or it is broken."""
     try:
-        return pickle.loads(path.read_bytes())
+        return True, pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError):
-        pass
-    value = compute()
+        return False, None
+
+
+def _keep(kind: str, place: Path, path: Path, value: object) -> None:
+    """Keep ``value`` at ``path``; the first result of a new version deletes the kind's older versions."""
     if not place.is_dir():
         for old in CACHE.glob(f"{kind}-*"):
             shutil.rmtree(old, ignore_errors=True)
         place.mkdir(parents=True, exist_ok=True)
     write_whole(path, pickle.dumps(value))
-    return value
+
+
+def kept(kind: str, version: bytes, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, or what it returned before for the same ``name`` under the same ``version`` of its
+    inputs. Each kind of result has a folder per version; making one deletes the kind's older versions."""
+    return kept_many(kind, version, [name], lambda names: [compute()])[0]
+
+
+def kept_many(kind: str, version: bytes, names: list[str], compute: Callable[[list[str]], list[T]]) -> list[T]:
+    """The result for each of ``names``, as ``kept`` keeps them one by one, with those not kept yet computed
+    together in one call of ``compute`` (given their names, in order), which starts a process once, not per name."""
+    place = _place(kind, version)
+    found = {name: _read(_path(place, name)) for name in dict.fromkeys(names)}
+    missing = [name for name, (ok, _) in found.items() if not ok]
+    for name, value in zip(missing, compute(missing) if missing else []):
+        _keep(kind, place, _path(place, name), value)
+        found[name] = True, value
+    return [found[name][1] for name in names]

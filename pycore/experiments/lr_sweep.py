@@ -60,9 +60,10 @@ class Sweep:
     pick_finals: dict[tuple[str, int, str], np.ndarray]
     """(pick_seeds, rates) final losses, for picking."""
 
-    @property
+    @functools.cached_property
     def medians(self) -> dict[tuple[str, int, str], tuple[float, ...]]:
-        """The median final loss over the judged seeds at each rate."""
+        """The median final loss over the judged seeds at each rate (once per sweep: every statement, in every
+        language, reads them)."""
         return {k: tuple(map(float, np.median(v, axis=0))) for k, v in self.finals.items()}
 
     def pick(self, optimizer: str, dk: int, divisor: str) -> int:

@@ -75,7 +75,7 @@ def registry() -> dict[str, Callable[[], str]]:
     out["train.grad.unstuck"] = lambda: sig(train_runs.start_gradients().others, 2)
     out["train.grad.log-loss.wrong-spike"] = lambda: sig(train_runs.start_gradients().log_loss, 3)
     out["figure.saturation.saturated.percent"] = lambda: _figure_share(saturation, saturation.State(), "saturated")
-    out["figure.saturation.sqrt.median-max-weight"] = lambda: f"{float(saturation.readouts(saturation.State(divisor='sqrt'))['median-max-weight']):.2f}"
+    out["figure.saturation.sqrt.median-max-weight"] = lambda: f"{_readout(saturation, saturation.State(divisor='sqrt'), 'median-max-weight'):.2f}"
     for n in (16, 1024):
         out[f"figure.length.sqrt.{n}"] = lambda n=n: sig(_length_median("sqrt", n), 3 if n > 16 else 2)
     out["figure.length.sqrt.1024.times-n"] = lambda: str(round(1024 * _length_median("sqrt", 1024)))
@@ -83,7 +83,7 @@ def registry() -> dict[str, Callable[[], str]]:
     out["figure.length.log-n.high"] = lambda: f"{max(_length_held()):.2f}"
     out["figure.operating-point.moved.none-over-sqrt.16"] = lambda: fmt(_moved_ratio(16), 1)
     out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(
-        float(summary_pipeline.readouts(summary_pipeline.State(scaling="off"))["saturated"]))
+        _readout(summary_pipeline, summary_pipeline.State(scaling="off"), "saturated"))
     return out
 
 
@@ -93,9 +93,21 @@ def _grad_quartiles(optimizer: str, dk: int, divisor: str) -> list[float]:
     return [float(q) for q in np.percentile(train_runs.grid().at(optimizer, dk, divisor).grad_q, (25, 50, 75))]
 
 
+@functools.lru_cache(maxsize=None)
+def _readout(module, state, name: str) -> float:
+    """A figure's readout in a state, as a number: computed once per build, for the pages of every language."""
+    return float(module.readouts(state)[name])
+
+
+@functools.lru_cache(maxsize=1)
+def _length_curves() -> dict[str, tuple[float, ...]]:
+    """The long-rows figure's default curves, computed once per build, for the pages of every language."""
+    return length.curve_medians(length.State())
+
+
 def _length_median(scaling: str, n: int) -> float:
     """The long-rows figure's median largest weight at n, over its default rows (the curve it draws)."""
-    return length.curve_medians(length.State())[scaling][long_rows.CHART_NS.index(n)]
+    return _length_curves()[scaling][long_rows.CHART_NS.index(n)]
 
 
 def _length_held() -> list[float]:
@@ -103,17 +115,23 @@ def _length_held() -> list[float]:
     return [_length_median("log-n", n) for n in long_rows.CHART_NS if n >= 128]
 
 
+@functools.lru_cache(maxsize=1)
+def _moved_curves() -> dict[tuple[str, int], float]:
+    """The operating-point figure's default moved curves, computed once per build, for the pages of every language."""
+    return operating_point.curves(operating_point.State())["moved"]
+
+
 def _moved_ratio(dk: int) -> float:
     """How many times as far the operating-point figure's nudge moves unscaled rows as ÷√d_k rows at d_k, by
     the medians of its default rows (its right-hand curves)."""
-    moved = operating_point.curves(operating_point.State())["moved"]
+    moved = _moved_curves()
     return moved["none", dk] / moved["sqrt", dk]
 
 
 def _figure_z(dk: int) -> float:
     """How many standard errors of their difference the saturation figure's unscaled share at d_k (its 500
     rows) lies from the Reproduce run's (each share's binomial standard error)."""
-    figure = float(saturation.readouts(saturation.State(dk=dk))["saturated"])
+    figure = _readout(saturation, saturation.State(dk=dk), "saturated")
     run = reproduce_table.saturated_shares(dks=(dk,))[dk]
     rows = saturation.State().rows
     return reproduce_table.z(reproduce_table.Estimate(figure, (figure * (1 - figure) / rows) ** 0.5), run)
@@ -121,7 +139,7 @@ def _figure_z(dk: int) -> float:
 
 def _figure_share(module, state, readout: str) -> str:
     """A figure's share readout as the percentage its own drawing prints (one decimal)."""
-    return f"{100 * float(module.readouts(state)[readout]):g}%"
+    return f"{100 * _readout(module, state, readout):g}%"
 
 
 def names() -> list[str]:

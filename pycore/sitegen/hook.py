@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pycore import i18n  # noqa: E402
 from pycore.sitegen import (  # noqa: E402
-    cards, claims, embed, glossary, languages, markers, offline, pack, page_html, page_markdown, site_files, state,
+    cards, claims, embed, glossary, languages, markers, offline, pack, page_html, page_markdown, segmenter, site_files,
+    state,
 )
 
 log = logging.getLogger("mkdocs.hooks.sqrt_dk")
@@ -63,6 +64,7 @@ def on_config(config):
     if not state.nested(config):  # a new build of the site (mkdocs serve builds it again on every change)
         while _builds:  # what a failed build left
             i18n.back(_builds.pop().language)
+        segmenter.keep_in_cache()
     packing = _builds[0].packing if _builds else state.start_packing()
     _builds.append(state.Build(config["site_url"] or None, lang, folder, terms, packing, i18n.switch(lang),
                                languages.site_name(config)))

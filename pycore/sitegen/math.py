@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 
+from ..cache import kept_many
 from .paths import NODE_MODULES
 
 MATH = re.compile(r'(?P<open><(?P<tag>span|div) class="arithmatex">)(?P<tex>.*?)(?P<close></(?P=tag)>)', re.S)
@@ -73,6 +74,14 @@ class MathError(RuntimeError):
 
 
 def render_all(items: list[tuple[str, bool]]) -> list[str]:
+    """KaTeX's MathML for each (TeX, display) pair, from the cache (``.cache/katex-*``) by the formula and KaTeX's
+    version: a formula already typeset, on this page, another or in the other language, runs no Node."""
+    version = (NODE_MODULES / "katex" / "package.json").read_bytes() + RENDER.encode()
+    names = [json.dumps(item) for item in items]
+    return kept_many("katex", version, names, lambda missing: run_katex([tuple(json.loads(n)) for n in missing]))
+
+
+def run_katex(items: list[tuple[str, bool]]) -> list[str]:
     """KaTeX's MathML for each (TeX, display) pair, in one Node process."""
     if not items:
         return []

@@ -213,3 +213,16 @@ def test_the_host_serves_the_twin_of_a_page_in_either_language(tmp_path):
     assert "data-figure" in page
     assert twin == ('<html><head><base href="/zh/step-5/"></head><body><script id="__config" type="application/json">'
                     '{"base": "../../../zh/"}</script><p>text</p></body></html>')
+
+
+def test_the_build_rows_give_each_run_and_both_languages_ratio_of_the_medians_to_english_alone():
+    from tests.bench_build import rows
+
+    times = {("warm", "English alone"): [(10.0, 8.0), (12.0, 9.0), (11.0, 7.0)],
+             ("warm", "both languages"): [(13.0, 10.0), (14.0, 12.0), (15.0, 11.0)],
+             ("cold", "English alone"): [(40.0, 30.0), (44.0, 32.0), (42.0, 34.0)],
+             ("cold", "both languages"): [(42.0, 33.0), (50.0, 36.0), (46.0, 35.0)]}
+    table = {name: (value, target) for name, value, target in rows(times)}
+    assert table["mkdocs build --strict, warm, English alone: 3 runs, wall s (cpu s median)"] == ("10.0, 12.0, 11.0 (8.0)", "")
+    assert table["  ratio both languages / English alone, warm, wall (cpu)"] == ("1.27 (1.38)", "<= 1.35")
+    assert table["  ratio both languages / English alone, cold, wall (cpu)"] == ("1.10 (1.09)", "<= 1.3")

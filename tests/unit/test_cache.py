@@ -70,3 +70,18 @@ def test_the_folder_is_the_repository_s_dot_cache_unless_the_environment_names_a
     plain = {k: v for k, v in os.environ.items() if k != cache.FOLDER}
     assert folder(plain) == str(ROOT / ".cache")
     assert folder({**plain, cache.FOLDER: str(tmp_path / "elsewhere")}) == str(tmp_path / "elsewhere")
+
+
+def test_many_results_compute_only_those_not_kept_yet_in_one_call_in_order(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "CACHE", tmp_path)
+    calls = []
+
+    def compute(names):
+        calls.append(names)
+        return [name.upper() for name in names]
+
+    assert cache.kept_many("katex", b"v1", ["a", "b", "a"], compute) == ["A", "B", "A"]
+    assert cache.kept_many("katex", b"v1", ["c", "b", "d"], compute) == ["C", "B", "D"]
+    assert cache.kept_many("katex", b"v1", ["d", "a"], compute) == ["D", "A"]
+    assert calls == [["a", "b"], ["c", "d"]], "each name computed once, the missing ones together"
+    assert cache.kept("katex", b"v1", "c", lambda: "other") == "C", "kept and kept_many share their results"
