@@ -122,6 +122,8 @@ WASM = "assets/vendor/pyodide/pyodide.asm.wasm"
 """Pyodide's WebAssembly, the largest file a figure page needs."""
 ASSETS = "assets/sqrt-dk/"
 """Where the site's own scripts and the two archives live, relative to the site root."""
+EARLY = "early.js"
+"""The classic script that starts Python's worker from a page's head, before the theme's scripts run."""
 FILES_MODULE = "runtime-files.js"
 """The generated module that tells runtime.js the archives' names and the lock file."""
 MESSAGES_MODULE = "messages.js"
@@ -141,12 +143,12 @@ class Runtime:
         return ("assets/vendor/pyodide/pyodide.asm.mjs", ASSETS + self.stdlib[0], ASSETS + self.core[0])
 
     def preload_links(self, root: str) -> str:
-        """The download hints for a page whose path to the site root is ``root``: a preload of each of
-        preloads(), and a prefetch of Pyodide's wasm (WASM). A preload is handed to the page's own thread
-        when it ends, and the wasm's 9.6 MB then cost one task of 240-370 ms on Step 5 at 4x CPU (README,
-        Benchmark); a prefetch only fills the HTTP cache that the worker's fetch reads, and Python is ready
-        as soon."""
-        return "".join(f'<link rel="preload" href="{root}{path}" as="fetch" crossorigin>' for path in self.preloads()) \
+        """The download hints for a page whose path to the site root is ``root``, led by the script that starts
+        Python's worker from the head (EARLY): a preload of each of preloads(), and a prefetch of Pyodide's wasm
+        (WASM). A preload is handed to the page's own thread when it ends, and the wasm's 9.6 MB then cost one
+        task of 240-370 ms on Step 5 at 4x CPU (README, Benchmark); a prefetch only fills the HTTP cache that
+        the worker's fetch reads, and Python is ready as soon."""
+        return f'<script src="{root}{ASSETS}{EARLY}"></script>' + "".join(f'<link rel="preload" href="{root}{path}" as="fetch" crossorigin>' for path in self.preloads()) \
             + f'<link rel="prefetch" href="{root}{WASM}" crossorigin>'
 
 

@@ -147,10 +147,11 @@ def tooltips_once(html: str) -> str:
 def download_hints(output: str, root: str, runtime: Callable[[], pack.Runtime]) -> str:
     """A page with math asks for the math font before its stylesheets, so that the first layout of its formulas
     is already in it (drawn first in a fallback font and then again, a formula changes width and the lines
-    below it move); a page with a figure or a recall card starts downloading Python's files while it is
-    still parsing. ``root`` is the path up to the site root; ``runtime`` waits for the packed core."""
+    below it move); a page with a figure or a recall card starts Python's worker and downloads its files while it
+    is still parsing, ahead of the stylesheets, for which a script in the head would otherwise wait. ``root`` is
+    the path up to the site root; ``runtime`` waits for the packed core."""
     if 'class="arithmatex"' in output:
         output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
     if "data-figure=" not in output and "data-card=" not in output:
         return output
-    return output.replace("</head>", runtime().preload_links(root) + "</head>", 1)
+    return output.replace('<link rel="stylesheet"', runtime().preload_links(root) + '<link rel="stylesheet"', 1)

@@ -149,6 +149,25 @@ def test_the_figures_are_bound_in_a_task_of_their_own_after_materials_start(fres
     assert page.uncaught == []
 
 
+def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, server):
+    """The worker is started while the head is parsed (early.js): Material's bundle, at the end of the body, has not
+    run (no document$) and is not even parsed yet; the page then adopts that worker and starts no other of its own."""
+    page = fresh()
+    page.add_init_script("""window.workersStarted = []; const Started = window.Worker;
+      window.Worker = function (url, options) {
+        window.workersStarted.push({ url: String(url), bundleRan: 'document$' in window,
+                                     bundleParsed: Boolean(document.querySelector('script[src*="/bundle."]')) });
+        return new Started(url, options);
+      };""")
+    page.goto(server.url + "/step-2/")
+    page.wait_for_selector("[data-figure][data-ready='true']", timeout=READY_MS)
+    ours = [w for w in page.evaluate("window.workersStarted") if "/assets/sqrt-dk/" in w["url"]]  # and the theme's search
+    assert [(w["url"].removeprefix(server.url), w["bundleRan"], w["bundleParsed"]) for w in ours] == [
+        ("/assets/sqrt-dk/worker.js", False, False)]
+    assert page.evaluate("'document$' in window && !('sqrtDkWorker' in window)")
+    assert page.uncaught == [] and page.console_errors == []
+
+
 def test_a_block_far_off_screen_is_drawn_only_as_the_reader_nears_it(fresh, server):
     """The article's heavy blocks (paragraphs, figures, tables, lists, recall cards) skip their rendering while
     far off screen (content-visibility: auto), and are drawn as the reader scrolls to them."""

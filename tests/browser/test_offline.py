@@ -328,6 +328,20 @@ def test_a_repeat_visit_starts_python_from_its_snapshot_and_draws_what_cpython_d
     assert context.errors == []
 
 
+def test_a_return_visit_asks_the_network_for_nothing_but_its_page(contexts, server):
+    """Once the site is kept, a return visit in a new tab takes every file from the service worker's cache and
+    Python's start from its snapshot: no file is even revalidated with the host. Only the page itself, which the
+    worker keeps too, and the browser's own update check of sw.js may reach it."""
+    context = contexts()
+    snapshot_kept(first_visit(context, server.url + "/step-2/"))
+    server.reset()
+    page = context.new_page()
+    page.goto(server.url + "/step-2/")
+    assert started_from(page) == "snapshot"
+    assert {path for path, status in server.settings["log"]} <= {"/step-2/", "/sw.js"}
+    assert context.errors == []
+
+
 def test_a_broken_snapshot_falls_back_to_the_normal_start_and_is_replaced(contexts, server):
     context = contexts()
     page = first_visit(context, server.url + "/step-3/")

@@ -10,6 +10,7 @@ import { asked, t } from "./i18n.js";
 // (the site must answer with Access-Control-Allow-Origin for its files to load at all).
 function makeWorker() {
   if (self.origin !== "null") {
+    // A page with figures started it from its head (early.js); this is for one swapped in by the theme.
     const url = new URL("./worker.js", import.meta.url);
     if (window.top !== window) url.search = "framed"; // no 30 MB snapshot of Python in every host site's storage
     return new Worker(url, { type: "module" });
@@ -49,14 +50,17 @@ export class BridgeClient {
     this.phase = "loading";
     this.listener.loading("");
     this.stall = setTimeout(() => this.fail(t("Python did not start within {seconds} s (a Content-Security-Policy without 'wasm-unsafe-eval' can cause this)", { seconds: this.stallMs / 1000 })), this.stallMs);
+    const early = window.sqrtDkWorker; // started by early.js, with the events it has had so far
+    delete window.sqrtDkWorker;
     try {
-      this.worker = makeWorker();
+      this.worker = early ? early.worker : makeWorker();
     } catch (err) {
       this.fail(t("the worker could not start ({message})", { message: err.message }));
       return;
     }
     this.worker.onerror = (e) => this.fail(e.message ? t("the worker failed ({message})", { message: e.message }) : t("the worker failed (script error)"));
     this.worker.onmessage = ({ data }) => this.receive(data);
+    if (early) early.said.forEach((event) => (event.type === "error" ? this.worker.onerror : this.worker.onmessage)(event));
   }
 
   receive(message) {

@@ -30,10 +30,15 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
     return archive.arrayBuffer();
   }
 
+  // The kept snapshot as {bytes}, a promise of them (null if none is kept): Pyodide awaits it only once its own
+  // files are loaded, so reading 30 MB from Cache Storage overlaps loading them.
   async function savedSnapshot() {
     try {
       const found = await (await store()).match(key);
-      return found ? new Uint8Array(await found.arrayBuffer()) : null;
+      if (!found) return null;
+      const bytes = found.arrayBuffer();
+      bytes.catch(() => {}); // a failed read fails the start that awaits it, which then starts anew
+      return { bytes };
     } catch {
       return null;
     }
@@ -73,7 +78,7 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
     const snapshot = await savedSnapshot();
     if (snapshot) {
       try {
-        await boot(core, snapshot);
+        await boot(core, snapshot.bytes);
         return "snapshot";
       } catch (err) {
         console.warn(`Python's kept start failed (${reason(err)}); starting it anew`);
