@@ -59,9 +59,9 @@ function init() {
   const bound = found.map(bind);
   bindPredictions(client, bind);
   if (client.phase === "ready") wakeInOrder(bound, activate); // a page swap with Python already running
-  // Python starts at once: the page's preload hints are already downloading its files, and it
-  // runs in a worker, off the thread that paints. (Waiting for the first paint, or for a figure
-  // to come near, measured slower in make bench and painted no sooner.)
+  // Python starts at once, in a worker, off the thread that paints: on a page loaded with figures, early.js
+  // started it from the head, and this adopts it. (Waiting for the first paint, or for a figure to come near,
+  // measured slower in make bench and painted no sooner.)
   client.start();
 }
 
