@@ -143,7 +143,7 @@ export class FigureView {
     const focusName = focused && this.stage.contains(focused) ? focused.dataset.handle : null;
     if (this.svg === null) this.svg = this.stage.innerHTML; // an answer that draws the built state redraws nothing
     if (answer.svg !== undefined && this.svg !== answer.svg) { this.stage.innerHTML = answer.svg; this.svg = answer.svg; }
-    if (focusName) { const h = this.stage.querySelector(`[data-handle="${focusName}"]`); if (h) h.focus(); }
+    if (focusName) { const h = this.stage.querySelector(`[data-handle="${focusName}"]`); if (h) h.focus({ preventScroll: true }); }
     this.state = answer.state;
     if (!answer.busy) this.el.dataset.state = JSON.stringify(answer.state);
     else if (answer.drawn) this.el.dataset.state = JSON.stringify(answer.drawn);
