@@ -25,7 +25,7 @@ def _relative(where: str, path: str) -> list[tuple[str, str]]:
     return [(lang, up + href) for lang, href in alternates(path)]
 
 
-def page_html(figure_id: str, where: str, site_url: str | None, preloads: str) -> str:
+def page_html(figure_id: str, where: str, site_url: str | None, start_links: str) -> str:
     """The embed page of one figure in its default state, in the current language (``where`` is that language's
     folder: "" or ``zh/``); the query string is applied in the browser. With ``site_url`` its head names the
     figure's oEmbed response by absolute address, which oEmbed discovery expects; without one, there is no
@@ -37,18 +37,18 @@ def page_html(figure_id: str, where: str, site_url: str | None, preloads: str) -
         figure_id, module.State(), anchor=f"fig-{figure_id}", caption=title, controls=None,
         embed_url="./", page_url=f"{root}{where}{module.PAGE}"))
     return ENV.get_template("embed.html.j2").render(
-        title=title, figure=figure, preloads=preloads, root=root, html_lang=i18n.HTML_LANG[i18n.language()],
+        title=title, figure=figure, start_links=start_links, root=root, html_lang=i18n.HTML_LANG[i18n.language()],
         alternates=_relative(where, f"embed/{figure_id}/"),
         oembed=site_url and oembed.oembed_url(site_url + where, figure_id))
 
 
-def write_pages(site: Path, where: str, site_url: str | None, site_name: str, preloads: str) -> None:
-    """Write every figure's embed page in the current language into ``site/where`` (``preloads``: its preload
-    hints); with ``site_url``, each one's oEmbed response and the list of figures too."""
+def write_pages(site: Path, where: str, site_url: str | None, site_name: str, start_links: str) -> None:
+    """Write every figure's embed page in the current language into ``site/where`` (``start_links``: what its head
+    asks for to start Python); with ``site_url``, each one's oEmbed response and the list of figures too."""
     for figure_id in figures.FIGURES:
         folder = site / where / "embed" / figure_id
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "index.html").write_text(page_html(figure_id, where, site_url, preloads), encoding="utf-8")
+        (folder / "index.html").write_text(page_html(figure_id, where, site_url, start_links), encoding="utf-8")
         if site_url:
             (folder / "oembed.json").write_text(
                 oembed.dumps(oembed.response(figure_id, site_url + where, site_name)), encoding="utf-8")
@@ -62,7 +62,7 @@ CARDS = "cards"
 
 
 def write_card_pages(site: Path, where: str, rendered: dict[str, list[str]], titles: dict[str, str],
-                     preloads: str) -> None:
+                     start_links: str) -> None:
     """Write ``embed/cards/<page>/`` under ``site/where`` for each page's cards, as that page shows them
     (``rendered``, by source path), in the current language."""
     for src, cards in rendered.items():
@@ -72,6 +72,6 @@ def write_card_pages(site: Path, where: str, rendered: dict[str, list[str]], tit
         folder.mkdir(parents=True, exist_ok=True)
         root = site_root(where + path)
         html = ENV.get_template("embed-cards.html.j2").render(
-            title=titles.get(src, slug), cards=cards, page_url=f"{root}{where}{slug}/", preloads=preloads, root=root,
+            title=titles.get(src, slug), cards=cards, page_url=f"{root}{where}{slug}/", start_links=start_links, root=root,
             html_lang=i18n.HTML_LANG[i18n.language()], alternates=_relative(where, path))
         (folder / "index.html").write_text(html, encoding="utf-8")

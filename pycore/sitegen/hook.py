@@ -52,8 +52,7 @@ def on_startup(command, dirty):
 
 def on_config(config):
     """Note the published address, if any, and the language; load the glossary in it and append its tooltips to
-    every page; start packing the core and tracing the standard library, once for all languages: pages name
-    both in their preload hints."""
+    every page; start packing the core and tracing the standard library, once for all languages."""
     lang, folder = state.language(config)
     try:
         terms = glossary.load(Path(config["docs_dir"]) / state.GLOSSARY, lang)
@@ -126,7 +125,7 @@ def on_post_page(output, page, config):
     """The page's download hints: the math font, and Python's files on a page with figures or cards; and a
     language's pages take its own folder as their base, so that Material reads its search index and sitemap."""
     root = page_markdown.site_root(page.url)
-    output = page_html.download_hints(output, root, _builds[-1].runtime)
+    output = page_html.download_hints(output, root)
     output = languages.own_base(output, _builds[-1].folder)
     return languages.alternates(output, page.url, _builds[-1].folder, state.folders(config))
 
@@ -150,9 +149,9 @@ def on_post_build(config):
     site, packed = Path(config["site_dir"]), build.runtime()
     where = build.folder
     embed.write_pages(site, where, build.site_url, build.site_name,
-                      packed.preload_links(page_markdown.site_root(f"{where}embed/x/")))
+                      pack.start_links(page_markdown.site_root(f"{where}embed/x/")))
     embed.write_card_pages(site, where, {src: html for src, html in build.card_html.items() if html},
-                           build.titles, packed.preload_links(page_markdown.site_root(f"{where}embed/cards/x/")))
+                           build.titles, pack.start_links(page_markdown.site_root(f"{where}embed/cards/x/")))
     _builds.pop()
     i18n.back(build.language)
     if _builds:  # another language's build, inside the default language's

@@ -1,6 +1,6 @@
 """What the browser runs: the core and a trimmed standard library as content-hashed zips, the module
 that names them, the page scripts' messages in each language, Pyodide's own files, the math font, and the
-preload hints of figure pages."""
+hints in a figure page's head."""
 
 from __future__ import annotations
 
@@ -137,19 +137,16 @@ class Runtime:
     core: tuple[str, bytes]
     stdlib: tuple[str, bytes]
 
-    def preloads(self) -> tuple[str, ...]:
-        """What a figure page preloads while it parses, relative to the site root: Pyodide's loader, the
-        standard library, the core."""
-        return ("assets/vendor/pyodide/pyodide.asm.mjs", ASSETS + self.stdlib[0], ASSETS + self.core[0])
 
-    def preload_links(self, root: str) -> str:
-        """The download hints for a page whose path to the site root is ``root``, led by the script that starts
-        Python's worker from the head (EARLY): a preload of each of preloads(), and a prefetch of Pyodide's wasm
-        (WASM). A preload is handed to the page's own thread when it ends, and the wasm's 9.6 MB then cost one
-        task of 240-370 ms on Step 5 at 4x CPU (README, Benchmark); a prefetch only fills the HTTP cache that
-        the worker's fetch reads, and Python is ready as soon."""
-        return f'<script src="{root}{ASSETS}{EARLY}"></script>' + "".join(f'<link rel="preload" href="{root}{path}" as="fetch" crossorigin>' for path in self.preloads()) \
-            + f'<link rel="prefetch" href="{root}{WASM}" crossorigin>'
+def start_links(root: str) -> str:
+    """What a figure page's head asks for, for a page whose path to the site root is ``root``: the script that
+    starts Python's worker (EARLY), and a prefetch of Pyodide's wasm (WASM), the one file a first visit waits
+    for on a slow network (4.9 s against 5.5 s without it, Step 2, the bench's throttled profile). A prefetch
+    only fills the HTTP cache that the worker's fetch reads; a preload's end would be handed to the page's
+    own thread, the whole 9.6 MB in one task (README, Benchmark). Pyodide's loader and the two archives are
+    not preloaded: the worker asks for them as soon, and on a return visit the preloads only made the service
+    worker read them twice (README, Benchmark)."""
+    return f'<script src="{root}{ASSETS}{EARLY}"></script><link rel="prefetch" href="{root}{WASM}" crossorigin>'
 
 
 def font_preload(root: str) -> str:

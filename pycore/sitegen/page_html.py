@@ -5,7 +5,6 @@ math typeset; and, once Material has written the page, the download hints in its
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from html import escape
 
 from . import glossary, math, pack
@@ -144,14 +143,14 @@ def tooltips_once(html: str) -> str:
     return TOOLTIP_PARTS.sub(part, html)
 
 
-def download_hints(output: str, root: str, runtime: Callable[[], pack.Runtime]) -> str:
+def download_hints(output: str, root: str) -> str:
     """A page with math asks for the math font before its stylesheets, so that the first layout of its formulas
     is already in it (drawn first in a fallback font and then again, a formula changes width and the lines
     below it move); a page with a figure or a recall card starts Python's worker and downloads its files while it
     is still parsing, ahead of the stylesheets, for which a script in the head would otherwise wait. ``root`` is
-    the path up to the site root; ``runtime`` waits for the packed core."""
+    the path up to the site root."""
     if 'class="arithmatex"' in output:
         output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
     if "data-figure=" not in output and "data-card=" not in output:
         return output
-    return output.replace('<link rel="stylesheet"', runtime().preload_links(root) + '<link rel="stylesheet"', 1)
+    return output.replace('<link rel="stylesheet"', pack.start_links(root) + '<link rel="stylesheet"', 1)

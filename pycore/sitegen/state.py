@@ -100,8 +100,8 @@ def abbreviations(terms: Glossary) -> dict:
 
 
 def start_packing() -> Future[pack.Runtime]:
-    """Start packing the core and tracing the standard library in a thread, once per build: pages name both in
-    their preload hints (``Build.runtime``)."""
+    """Start packing the core and tracing the standard library in a thread, once per build, while the pages are
+    rendered (``Build.runtime`` waits for it)."""
     pool = ThreadPoolExecutor(1)
     job = pool.submit(lambda: pack.Runtime(*stdlib.compiled_archives()))
     pool.shutdown(wait=False)  # the trace runs on; Build.runtime waits for it

@@ -32,7 +32,7 @@ def test_each_page_with_cards_has_an_embed_page_of_them(site_dir):
     for page in {c.page for c in deck}:
         html = (site_dir / "embed" / "cards" / page.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'data-card="([^"]+)"', html) == [c.id for c in deck if c.page == page]
-        assert 'class="sq-embed sq-embed--cards"' in html and "figures.css" in html and 'rel="preload"' in html
+        assert 'class="sq-embed sq-embed--cards"' in html and "figures.css" in html and 'early.js' in html
         assert "\\(" not in html, "the math is typeset"
 
 
