@@ -358,6 +358,54 @@ def test_a_broken_snapshot_falls_back_to_the_normal_start_and_is_replaced(contex
     assert context.errors == []
 
 
+PAGE = 65536
+PACKED = """async ([length, marks]) => {
+  const { packed, unpacked } = await import(new URL('assets/sqrt-dk/snapshot.js', document.baseURI + '../').href);
+  const memory = new Uint8Array(length);
+  for (const [at, value] of marks) memory[at] = value;
+  const kept = packed(memory);
+  const headers = { length: kept.headers.get('X-Snapshot-Length'), pages: kept.headers.get('X-Snapshot-Pages') };
+  const back = await unpacked(kept.clone());
+  const body = (await kept.arrayBuffer()).byteLength;
+  const nonzero = [...back.keys()].filter((i) => back[i]).map((i) => [i, back[i]]);
+  let refused = null;
+  try {
+    await unpacked(new Response(new Uint8Array(body - 1), { headers: kept.headers }));
+  } catch (err) {
+    refused = err.message;
+  }
+  return { headers, body, length: back.length, nonzero, refused };
+}"""
+
+
+def test_a_snapshot_is_kept_without_its_pages_of_zeros_and_read_back_whole(contexts, server):
+    """snapshot.js: a memory of five and a bit pages, with bytes set in the second, the fourth's last byte and the
+    short sixth, keeps those three pages and comes back byte for byte; a body of the wrong length is refused. The
+    snapshot the first visit keeps holds fewer pages than the memory has, and its body is exactly those pages."""
+    context = contexts()
+    page = first_visit(context, server.url + "/step-2/")
+    length = 5 * PAGE + 100
+    marks = [[PAGE + 7, 3], [4 * PAGE - 1, 255], [5 * PAGE + 99, 1]]
+    got = page.evaluate(PACKED, [length, marks])
+    pages = sorted({at // PAGE for at, _ in marks})
+    assert got["headers"] == {"length": str(length), "pages": ",".join(map(str, pages))}
+    assert got["body"] == sum(min(PAGE, length - p * PAGE) for p in pages) == 2 * PAGE + 100
+    assert got["length"] == length and got["nonzero"] == marks
+    assert got["refused"] == "the kept snapshot is not whole"
+
+    [key] = snapshot_kept(page)
+    kept = page.evaluate("""async (key) => {
+      const r = await (await caches.open('sqrt-dk python snapshot /')).match(key);
+      return { length: +r.headers.get('X-Snapshot-Length'), pages: r.headers.get('X-Snapshot-Pages'),
+               body: (await r.arrayBuffer()).byteLength };
+    }""", key)
+    listed = [p for span in kept["pages"].split(",") for p in
+              range(int(span.split("-")[0]), int(span.split("-")[-1]) + 1)]
+    assert listed == sorted(set(listed)) and len(listed) < kept["length"] / PAGE
+    assert kept["body"] == sum(min(PAGE, kept["length"] - p * PAGE) for p in listed)
+    assert context.errors == []
+
+
 def test_an_update_of_the_runtime_never_starts_from_the_old_snapshot(contexts, site_dir, tmp_path):
     """A new build whose core archive changed (a new content-hashed name): the next visit starts Python anew,
     keeps the new build's snapshot and drops the old one."""

@@ -12,7 +12,7 @@ function makeWorker() {
   if (self.origin !== "null") {
     // A page with figures started it from its head (early.js); this is for one swapped in by the theme.
     const url = new URL("./worker.js", import.meta.url);
-    if (window.top !== window) url.search = "framed"; // no 30 MB snapshot of Python in every host site's storage
+    if (window.top !== window) url.search = "framed"; // no 12 MB snapshot of Python in every host site's storage
     return new Worker(url, { type: "module" });
   }
   const fake = { onmessage: null, onerror: null, postMessage: null };

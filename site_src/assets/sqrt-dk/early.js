@@ -6,7 +6,7 @@
   // A frame sandboxed without allow-same-origin cannot start a worker from the site: bridge-client.js runs Python on the page.
   if (self.origin === "null") return;
   var url = new URL("./worker.js", document.currentScript.src);
-  if (window.top !== window) url.search = "framed"; // no 30 MB snapshot of Python in every host site's storage
+  if (window.top !== window) url.search = "framed"; // no 12 MB snapshot of Python in every host site's storage
   var worker;
   try {
     worker = new Worker(url, { type: "module" });

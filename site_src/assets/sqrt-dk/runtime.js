@@ -14,6 +14,7 @@
 // is up (its wasm compiled and instantiated, the snapshot restored), "sqrt-dk:core" when the bridge is imported.
 import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
 import { CORE, LOCK, STDLIB } from "./runtime-files.js";
+import { packed, unpacked } from "./snapshot.js";
 
 const reason = (err) => String((err && err.message) || err);
 const SNAPSHOTS = "sqrt-dk python snapshot";
@@ -31,12 +32,12 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
   }
 
   // The kept snapshot as {bytes}, a promise of them (null if none is kept): Pyodide awaits it only once its own
-  // files are loaded, so reading 30 MB from Cache Storage overlaps loading them.
+  // files are loaded, so reading it from Cache Storage (snapshot.js: 12 of its 31 MB) overlaps loading them.
   async function savedSnapshot() {
     try {
       const found = await (await store()).match(key);
       if (!found) return null;
-      const bytes = found.arrayBuffer();
+      const bytes = unpacked(found);
       bytes.catch(() => {}); // a failed read fails the start that awaits it, which then starts anew
       return { bytes };
     } catch {
@@ -51,7 +52,7 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
         const snapshot = pyodide.makeMemorySnapshot();
         const cache = await store();
         await Promise.all((await cache.keys()).map((old) => cache.delete(old)));
-        await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+        await cache.put(key, packed(snapshot));
       } catch (err) {
         console.warn(`Python's start could not be kept for the next visit: ${reason(err)}`);
       }
