@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pycore.sitegen import pack
 from tests.bench_server import Host
 from tests.conftest import ROOT, article_pages
 
@@ -42,6 +43,7 @@ BEST = {"performance": max, "accessibility": max, "best-practices": max, "seo": 
 FIGURE = re.compile(r"<figure\b[^>]*\bdata-figure=")
 FIGURE_TAG = re.compile(r"<figure\b[^>]*>|</figure>")
 CONFIG_BASE = re.compile(r'<script id="__config"[^>]*>[^<]*?"base": "')
+EARLY = re.compile(r'<script src="([^"]*)' + re.escape(pack.ASSETS + pack.EARLY) + '"></script>')
 
 
 def page_html(page: str, site: Path = SITE) -> str:
@@ -57,7 +59,8 @@ def figure_pages(site: Path = SITE) -> list[str]:
 def without_figures(html: str, page: str) -> str:
     """The page's HTML without its figures (each ``<figure data-figure>`` element, whatever it holds), to be
     served from ``page + TWIN``: a ``<base>`` resolves its relative addresses as the page's own, and Material's
-    configured site root, which it resolves against the address itself, goes one level further up."""
+    configured site root, which it resolves against the address itself, goes one level further up. Without
+    recall cards either, its head no longer starts Python (``pack.start_links``), as the build's would not."""
     out, start, depth, cut = [], 0, 0, False
     for tag in FIGURE_TAG.finditer(html):
         if tag.group().startswith("</"):
@@ -71,6 +74,8 @@ def without_figures(html: str, page: str) -> str:
             depth += 1
     out.append(html[start:])
     twin = CONFIG_BASE.sub(r"\g<0>../", "".join(out), count=1)
+    if "data-card=" not in twin and (early := EARLY.search(twin)):
+        twin = twin.replace(pack.start_links(early.group(1)), "", 1)
     return twin.replace("<head>", f'<head><base href="{page}">', 1)
 
 

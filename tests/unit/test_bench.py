@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from urllib.request import urlopen
 
+from pycore.sitegen import pack
 from tests.bench_lighthouse import (FIGURE, LIGHTHOUSE_TARGETS, against_twin, best, interleaved, lighthouse_table,
                                     serve_twins, twin_table, without_figures)
 from tests.bench_server import Host
@@ -190,6 +191,15 @@ def test_the_twin_drops_each_figure_whole_and_keeps_the_rest_of_the_page_and_mat
         '{"annotate": null, "base": "../..", "search": "../s.js"}</script><p>one</p><p>two</p>'
         '<figure class="plain"><img alt="kept"><figcaption>kept</figcaption></figure>'
         "<details><summary>more</summary><p>three</p></details></body></html>")
+
+
+def test_the_twin_starts_python_only_if_recall_cards_are_left_on_it():
+    start = pack.start_links("../")
+    page = f"<html><head>{start}<title>t</title></head><body><figure data-figure='a'>a</figure>{{}}</body></html>"
+    assert without_figures(page.format(""), "/") == '<html><head><base href="/"><title>t</title></head><body></body></html>'
+    cards = "<div data-card='c'>card</div>"
+    assert without_figures(page.format(cards), "/step-5/") == (
+        f'<html><head><base href="/step-5/">{start}<title>t</title></head><body>{cards}</body></html>')
 
 
 def test_a_page_without_figures_is_its_own_twin_but_for_the_base():
