@@ -19,9 +19,11 @@ def alternates(path: str) -> list[tuple[str, str]]:
     return [(i18n.HTML_LANG[lang], ("" if lang == i18n.DEFAULT else f"{lang}/") + path) for lang in i18n.LANGUAGES]
 
 
-def _relative(where: str, path: str) -> list[tuple[str, str]]:
-    """The alternates of ``path`` as addresses relative to the page at ``where + path``."""
-    up = site_root(where + path)
+def _addressed(where: str, path: str, site_url: str | None) -> list[tuple[str, str]]:
+    """The alternates of ``path`` for the page at ``where + path``: by absolute address under ``site_url``, as search
+    engines want a hreflang link (Lighthouse's SEO audit fails a relative one), or, for a build that knows no
+    address of its own, relative to the page."""
+    up = site_url or site_root(where + path)
     return [(lang, up + href) for lang, href in alternates(path)]
 
 
@@ -38,7 +40,7 @@ def page_html(figure_id: str, where: str, site_url: str | None, start_links: str
         embed_url="./", page_url=f"{root}{where}{module.PAGE}"))
     return ENV.get_template("embed.html.j2").render(
         title=title, figure=figure, start_links=start_links, root=root, html_lang=i18n.HTML_LANG[i18n.language()],
-        alternates=_relative(where, f"embed/{figure_id}/"),
+        alternates=_addressed(where, f"embed/{figure_id}/", site_url),
         oembed=site_url and oembed.oembed_url(site_url + where, figure_id))
 
 
@@ -61,8 +63,8 @@ CARDS = "cards"
 """The folder under ``embed/`` of the card pages: ``embed/cards/step-4/``."""
 
 
-def write_card_pages(site: Path, where: str, rendered: dict[str, list[str]], titles: dict[str, str],
-                     start_links: str) -> None:
+def write_card_pages(site: Path, where: str, site_url: str | None, rendered: dict[str, list[str]],
+                     titles: dict[str, str], start_links: str) -> None:
     """Write ``embed/cards/<page>/`` under ``site/where`` for each page's cards, as that page shows them
     (``rendered``, by source path), in the current language."""
     for src, cards in rendered.items():
@@ -73,5 +75,5 @@ def write_card_pages(site: Path, where: str, rendered: dict[str, list[str]], tit
         root = site_root(where + path)
         html = ENV.get_template("embed-cards.html.j2").render(
             title=titles.get(src, slug), cards=cards, page_url=f"{root}{where}{slug}/", start_links=start_links, root=root,
-            html_lang=i18n.HTML_LANG[i18n.language()], alternates=_relative(where, path))
+            html_lang=i18n.HTML_LANG[i18n.language()], alternates=_addressed(where, path, site_url))
         (folder / "index.html").write_text(html, encoding="utf-8")

@@ -150,7 +150,7 @@ def on_post_build(config):
     where = build.folder
     embed.write_pages(site, where, build.site_url, build.site_name,
                       pack.start_links(page_markdown.site_root(f"{where}embed/x/")))
-    embed.write_card_pages(site, where, {src: html for src, html in build.card_html.items() if html},
+    embed.write_card_pages(site, where, build.site_url, {src: html for src, html in build.card_html.items() if html},
                            build.titles, pack.start_links(page_markdown.site_root(f"{where}embed/cards/x/")))
     _builds.pop()
     i18n.back(build.language)

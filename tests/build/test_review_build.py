@@ -27,10 +27,13 @@ def test_every_card_stands_in_its_page_and_the_list_under_its_id(site_dir):
     assert "when a card's wording changes in a later version of the site it keeps its history only if" in review
 
 
-def test_each_page_with_cards_has_an_embed_page_of_them(site_dir):
+def test_each_page_with_cards_has_an_embed_page_of_them(site_dir, site_port):
     deck = _source_cards()
     for page in {c.page for c in deck}:
-        html = (site_dir / "embed" / "cards" / page.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+        path = f"embed/cards/{page.removesuffix('.md')}/"
+        html = (site_dir / path / "index.html").read_text(encoding="utf-8")
+        assert re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html) == [
+            ("en", f"http://127.0.0.1:{site_port}/{path}"), ("zh-Hans", f"http://127.0.0.1:{site_port}/zh/{path}")]
         assert re.findall(r'data-card="([^"]+)"', html) == [c.id for c in deck if c.page == page]
         assert 'class="sq-embed sq-embed--cards"' in html and "figures.css" in html and 'early.js' in html
         assert "\\(" not in html, "the math is typeset"

@@ -30,3 +30,12 @@ def test_the_written_json_reads_back_unchanged_and_ends_with_a_newline():
     text = oembed.dumps(data)
     assert json.loads(text) == data and text.endswith("}\n") and "√dₖ" in text
     assert len(data["figures"]) == len(figures.FIGURES)
+
+
+def test_an_embed_page_names_its_other_languages_by_address_when_the_build_has_one():
+    """Absolute under the site's address (a hreflang link must be); relative to the page in a build without one."""
+    from pycore.sitegen import embed
+
+    assert embed._addressed("zh/", "embed/x/", "https://example.org/course/") == [
+        ("en", "https://example.org/course/embed/x/"), ("zh-Hans", "https://example.org/course/zh/embed/x/")]
+    assert embed._addressed("zh/", "embed/x/", None) == [("en", "../../../embed/x/"), ("zh-Hans", "../../../zh/embed/x/")]
