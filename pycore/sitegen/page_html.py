@@ -146,8 +146,9 @@ def tooltips_once(html: str) -> str:
 def download_hints(output: str, root: str) -> str:
     """A page with math asks for the math font before its stylesheets, so that the first layout of its formulas
     is already in it (drawn first in a fallback font and then again, a formula changes width and the lines
-    below it move); a page with a figure or a recall card starts Python's worker and downloads its files while it
-    is still parsing, ahead of the stylesheets, for which a script in the head would otherwise wait. ``root`` is
+    below it move); a page with a figure or a recall card starts Python's worker while it is still parsing, and
+    prefetches Pyodide's wasm (``pack.start_links``), ahead of the stylesheets, for which a script in the head
+    would otherwise wait. ``root`` is
     the path up to the site root."""
     if 'class="arithmatex"' in output:
         output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
