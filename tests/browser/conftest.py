@@ -135,6 +135,13 @@ class Watched:
 SCROLL_THROUGH = """async () => { for (const f of document.querySelectorAll('[data-figure]')) {
   f.scrollIntoView(); await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); } }"""
 ALL_READY = "() => [...document.querySelectorAll('[data-figure]')].every(f => f.dataset.ready === 'true')"
+HOLD_BEGIN = """window.heldBegin = []; const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 'begin') window.heldBegin.push(() => send.call(this, message, ...rest));
+    else send.call(this, message, ...rest);
+  };"""
+"""An init script: the page's "begin" to its worker (its figures are bound, runtime.js) is held back in
+window.heldBegin, to be let through by calling it."""
 
 
 def every_figure_ready(page):

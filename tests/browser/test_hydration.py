@@ -9,8 +9,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import ALL_READY, DRAW_ALL, READY_MS, Watched, drawn_as_cpython
-from tests.conftest import article_pages
+from tests.browser.conftest import ALL_READY, DRAW_ALL, HOLD_BEGIN, READY_MS, Watched, drawn_as_cpython
+from tests.conftest import article_pages, shipped_archives
 
 BUILT_STATUS = "Drawn in its starting state; it becomes interactive when Python has loaded in your browser."
 # Every change of a figure's drawing once the page is parsed: a stage whose children are replaced, kept
@@ -165,6 +165,32 @@ def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, ser
     assert [(w["url"].removeprefix(server.url), w["bundleRan"], w["bundleParsed"]) for w in ours] == [
         ("/assets/sqrt-dk/worker.js", False, False)]
     assert page.evaluate("'document$' in window && !('sqrtDkWorker' in window)")
+    assert page.uncaught == [] and page.console_errors == []
+
+
+def test_a_first_start_of_python_takes_the_processor_only_once_the_page_has_bound_its_figures(fresh, server, site_dir):
+    """The worker started from the head fetches the core at once, but loads and starts Pyodide only when the page
+    says its figures are bound ("begin"): held back, Pyodide's loader is never fetched and no figure wakes; let
+    through, Python starts anew and every figure wakes."""
+    page = fresh()
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url.removeprefix(server.url)))
+    page.add_init_script(HOLD_BEGIN)
+    page.goto(server.url + "/step-2/")
+    page.wait_for_function("window.heldBegin.length === 1 && document.querySelector('[data-figure][data-bound]')")
+    core = "/assets/sqrt-dk/" + shipped_archives(site_dir)["CORE"]
+    for _ in range(40):
+        if core in fetched:
+            break
+        page.wait_for_timeout(250)
+    page.wait_for_timeout(1500)
+    loader = "/assets/vendor/pyodide/pyodide.asm.mjs"  # (the wasm may be fetched already: the head prefetches it)
+    assert core in fetched and loader not in fetched
+    assert page.locator("[data-figure][data-ready]").count() == 0
+    page.evaluate("window.heldBegin.forEach((send) => send())")
+    page.wait_for_function(ALL_READY, timeout=READY_MS)
+    assert page.evaluate("window.sqrtDk.startedFrom()") == "start"
+    assert loader in fetched
     assert page.uncaught == [] and page.console_errors == []
 
 

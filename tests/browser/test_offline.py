@@ -13,7 +13,7 @@ import time
 import pytest
 
 from pycore.sitegen import offline
-from tests.browser.conftest import COURSE, HOST, READY_MS, Watched, add_axe, drawn_as_cpython, every_figure_ready, frame_of
+from tests.browser.conftest import COURSE, HOLD_BEGIN, HOST, READY_MS, Watched, add_axe, drawn_as_cpython, every_figure_ready, frame_of
 from tests.browser.test_robust import CSP
 from tests.conftest import Server, article_pages, free_port, shipped_archives
 from tests.nginx import Nginx
@@ -333,13 +333,16 @@ def test_a_repeat_visit_starts_python_from_its_snapshot_and_draws_what_cpython_d
 def test_a_return_visit_asks_the_network_for_nothing_but_its_page(contexts, server):
     """Once the site is kept, a return visit in a new tab takes every file from the service worker's cache and
     Python's start from its snapshot: no file is even revalidated with the host. Only the page itself, which the
-    worker keeps too, and the browser's own update check of sw.js may reach it."""
+    worker keeps too, and the browser's own update check of sw.js may reach it. Restoring the snapshot does not
+    wait for the page's figures to be bound, as a first start does: it goes even with the page's "begin" held."""
     context = contexts()
     snapshot_kept(first_visit(context, server.url + "/step-2/"))
     server.reset()
     page = context.new_page()
+    page.add_init_script(HOLD_BEGIN)
     page.goto(server.url + "/step-2/")
     assert started_from(page) == "snapshot"
+    assert page.evaluate("window.heldBegin.length") == 1
     assert {path for path, status in server.settings["log"]} <= {"/step-2/", "/sw.js"}
     assert context.errors == []
 

@@ -61,6 +61,7 @@ export class BridgeClient {
     this.worker.onerror = (e) => this.fail(e.message ? t("the worker failed ({message})", { message: e.message }) : t("the worker failed (script error)"));
     this.worker.onmessage = ({ data }) => this.receive(data);
     if (early) early.said.forEach((event) => (event.type === "error" ? this.worker.onerror : this.worker.onmessage)(event));
+    this.worker.postMessage({ type: "begin" }); // the figures are bound: a first start of Python may take the processor
   }
 
   receive(message) {

@@ -1,5 +1,6 @@
 // Starts Python's worker from the page's head, before the stylesheets and the theme's scripts, so that
-// Pyodide, its wasm and the kept snapshot load while the page is still parsed and laid out. A classic
+// the core and the kept snapshot load, and a kept start is restored, while the page is still parsed and laid
+// out (a first start waits for the page's figures: runtime.js). A classic
 // script, so it runs in order, before Material's bundle at the end of the body; the build puts it only on
 // pages with figures or recall cards (pack.py). bridge-client.js adopts the worker, with what it said meanwhile.
 (function () {

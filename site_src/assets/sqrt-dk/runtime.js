@@ -1,7 +1,8 @@
 // Pyodide plus the packed pycore, behind one message handler. The worker uses it, and so does
 // the page itself where no worker can be started (a frame sandboxed without allow-same-origin).
 //
-// Every message names its type. The page sends {type: "request", id, request}. This side posts
+// Every message names its type. The page sends {type: "begin"} once it has bound its figures, then
+// {type: "request", id, request}. This side posts
 // {type: "progress", text} while Python starts (figures.js words each text in the page's language), then {type: "ready", from} ("snapshot" or "start")
 // or {type: "failed", reason}; and for each request {type: "answer", id, answer} or {type: "error", id, reason}.
 //
@@ -21,6 +22,11 @@ const SNAPSHOTS = "sqrt-dk python snapshot";
 
 export function createRuntime(base, post, { snapshots = true } = {}) {
   let handle = null;
+  // Started from the page's head, the worker fetches the core and restores a kept snapshot at once, but a first
+  // start (compiling the wasm, starting the interpreter: seconds of a phone's processor) waits for the page's
+  // "begin": beside the page's own start, it made the page's long tasks a third longer (make bench, against the twin).
+  let begin;
+  const begun = new Promise((resolve) => { begin = resolve; });
   const key = new URL(`python-snapshot?pyodide=${version}&stdlib=${STDLIB}&core=${CORE}`, base).href;
   const store = () => (snapshots && self.caches ? caches.open(SNAPSHOTS + " " + new URL("../../", base).pathname)
     : Promise.reject(new Error("no Cache Storage")));
@@ -85,6 +91,7 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
         console.warn(`Python's kept start failed (${reason(err)}); starting it anew`);
       }
     }
+    await begun;
     const pyodide = await boot(core, null);
     if (snapshots) keepSnapshot(pyodide);
     return "start";
@@ -94,6 +101,7 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
   ready.then((from) => post({ type: "ready", from }), (err) => post({ type: "failed", reason: reason(err) }));
 
   return async ({ type, id, request }) => {
+    if (type === "begin") return begin();
     try {
       if (type !== "request") throw new Error(`unknown message type '${type}'`);
       await ready;
