@@ -176,13 +176,10 @@ def test_a_first_start_of_python_takes_the_processor_only_once_the_page_has_boun
     fetched = []
     page.on("request", lambda r: fetched.append(r.url.removeprefix(server.url)))
     page.add_init_script(HOLD_BEGIN)
-    page.goto(server.url + "/step-2/")
-    page.wait_for_function("window.heldBegin.length === 1 && document.querySelector('[data-figure][data-bound]')")
     core = "/assets/sqrt-dk/" + shipped_archives(site_dir)["CORE"]
-    for _ in range(40):
-        if core in fetched:
-            break
-        page.wait_for_timeout(250)
+    with page.expect_request(server.url + core):
+        page.goto(server.url + "/step-2/")
+    page.wait_for_function("window.heldBegin.length === 1 && document.querySelector('[data-figure][data-bound]')")
     page.wait_for_timeout(1500)
     loader = "/assets/vendor/pyodide/pyodide.asm.mjs"  # (the wasm may be fetched already: the head prefetches it)
     assert core in fetched and loader not in fetched
