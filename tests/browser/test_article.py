@@ -111,3 +111,70 @@ def test_going_deeper_asides_are_closed_and_open_from_the_keyboard(watched):
     assert aside.locator("p").first.is_visible()
     page.keyboard.press("Enter")
     page.wait_for_function("(d) => !d.open", arg=aside.element_handle())
+
+
+# Every change of the body's palette attributes, with whether the page was still being parsed (the header's script).
+PALETTE_LOG = """new MutationObserver((records) => {
+  for (const r of records) if (r.target === document.body) (window.paletteLog ||= []).push(
+    [r.attributeName, document.body.getAttribute(r.attributeName), document.readyState]);
+}).observe(document, {subtree: true, attributes: true,
+                      attributeFilter: ['data-md-color-scheme', 'data-md-color-switching']})"""
+SHOWN_TOGGLE = "[data-sq-palette] label:not([hidden])"
+
+
+def test_the_palette_is_the_readers_from_the_first_paint_and_never_restyles_the_page_at_load(fresh, server):
+    """With no choice saved, the system's dark mode picks the dark palette from the header's script, while the page
+    is parsed, even with Material's bundle blocked; nothing sets data-md-color-switching at load (each set and
+    clear restyled every element); the reader's choice, by mouse or keyboard, is kept across a reload and then
+    wins over the system's."""
+    page = fresh(color_scheme="dark")
+    page.route("**/assets/javascripts/bundle.*.min.js", lambda route: route.abort())
+    page.goto(server.url + "/summary/")
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    assert page.locator(SHOWN_TOGGLE).get_attribute("title") == "Switch to light mode"
+    page.unroute("**/assets/javascripts/bundle.*.min.js")
+
+    page.add_init_script(PALETTE_LOG)
+    page.goto(server.url + "/zh/summary/")
+    page.wait_for_function("() => window.document$ && document.querySelector('meta[name=theme-color]')")
+    log = page.evaluate("window.paletteLog")
+    assert log == [["data-md-color-scheme", "slate", "loading"]], log
+    header = page.evaluate("getComputedStyle(document.querySelector('header')).backgroundColor")
+    assert tuple(int(page.locator("meta[name=theme-color]").get_attribute("content")[i:i + 2], 16)
+                 for i in (1, 3, 5)) == tuple(int(c) for c in header[4:-1].split(","))
+    assert page.locator("meta[name=color-scheme]").get_attribute("content") == "dark"
+    assert page.locator(SHOWN_TOGGLE).get_attribute("title") == "切换到浅色模式"
+
+    page.locator(SHOWN_TOGGLE).click()
+    page.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')")
+    assert page.evaluate("window.paletteLog.slice(1)") == [
+        ["data-md-color-switching", "", "complete"], ["data-md-color-scheme", "default", "complete"],
+        ["data-md-color-switching", None, "complete"]]
+    assert page.locator("meta[name=color-scheme]").get_attribute("content") == "light"
+    page.reload()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "default"  # the choice over the system's
+
+    page.locator("[data-sq-palette] input").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    assert page.locator(SHOWN_TOGGLE).get_attribute("title") == "切换到浅色模式"
+    assert page.evaluate("__md_get('__palette').index") == 1
+
+
+def test_the_palette_follows_the_system_while_the_reader_has_not_chosen(fresh, server):
+    """Also when what is saved is not a palette: the page keeps working, in the system's palette."""
+    page = fresh(color_scheme="light")
+    page.goto(server.url + "/step-1/")
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "default"
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    assert page.locator(SHOWN_TOGGLE).get_attribute("title") == "Switch to light mode"
+    assert page.evaluate("localStorage.length") == 0
+
+    page.evaluate("localStorage.setItem('/.__palette', JSON.stringify({index: 'dark', color: null}))")
+    page.reload()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    page.locator(SHOWN_TOGGLE).click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    assert page.evaluate("__md_get('__palette').index") == 0
+    assert page.uncaught == []

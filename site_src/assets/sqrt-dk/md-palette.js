@@ -1,15 +1,81 @@
-// Material's saved light/dark choice, applied before first paint (its partials/javascripts/palette.html).
+// The light/dark palette, in place of Material's palette component (partials/palette.html does not ask Material to
+// mount it). It runs in the header, right after the palette's form, so the page is painted in its palette from the
+// first frame: the reader's saved choice, else the first option whose media query matches (Material's rule; a
+// reader who never chose follows the system). Material's component applied the palette a second time once its
+// bundle ran, setting and clearing data-md-color-switching on body, and each of those restyled every element of the
+// page: two to three full style passes at a phone's speed, the longer the more figures (make bench). A reader's
+// switch still sets that attribute, which stops the theme's colour transitions meanwhile, and is saved as
+// Material saves it (__md_set: md-base.js), so Material's storage and this agree.
 (function () {
-  var palette = __md_get("__palette");
-  if (!palette || !palette.color) return;
-  if (palette.color.media === "(prefers-color-scheme)") {
-    var light = matchMedia("(prefers-color-scheme: light)").matches;
-    var input = document.querySelector(light ? "[data-md-color-media='(prefers-color-scheme: light)']"
-      : "[data-md-color-media='(prefers-color-scheme: dark)']");
-    palette.color.media = input.getAttribute("data-md-color-media");
-    palette.color.scheme = input.getAttribute("data-md-color-scheme");
-    palette.color.primary = input.getAttribute("data-md-color-primary");
-    palette.color.accent = input.getAttribute("data-md-color-accent");
+  var form = document.querySelector("[data-sq-palette]");
+  if (!form) return;
+  var inputs = Array.prototype.slice.call(form.querySelectorAll("input"));
+  var current = -1;
+
+  function color(input) {
+    var out = {};
+    ["media", "scheme", "primary", "accent"].forEach(function (key) { out[key] = input.getAttribute("data-md-color-" + key); });
+    return out;
   }
-  for (var key in palette.color) document.body.setAttribute("data-md-color-" + key, palette.color[key]);
+
+  function chosen() {
+    var saved = __md_get("__palette");
+    var index = saved && typeof saved.index === "number" ? saved.index : inputs.findIndex(function (input) {
+      return matchMedia(input.getAttribute("data-md-color-media")).matches;
+    });
+    return Math.max(0, Math.min(index, inputs.length - 1));
+  }
+
+  // Body's colour attributes, and of the toggles only the one that leads on from this palette shown.
+  function apply(index) {
+    current = index;
+    var palette = color(inputs[index]);
+    for (var key in palette) document.body.setAttribute("data-md-color-" + key, palette[key]);
+    inputs.forEach(function (input, i) {
+      var toggle = input.nextElementSibling;
+      if (toggle instanceof HTMLLabelElement) toggle.hidden = i !== index;
+    });
+  }
+
+  // The browser's own chrome (address bar, scrollbars) in the header's colour and scheme, as Material did. Read once
+  // the page is styled, never in the middle of its start, where reading a computed style restyles the page.
+  function tellBrowser() {
+    var style = getComputedStyle(document.querySelector("header"));
+    meta("theme-color").content = "#" + style.backgroundColor.match(/\d+/g).slice(0, 3)
+      .map(function (c) { return (+c).toString(16).padStart(2, "0"); }).join("");
+    meta("color-scheme").content = style.colorScheme;
+  }
+
+  function meta(name) {
+    var found = document.head.querySelector('meta[name="' + name + '"]');
+    if (found) return found;
+    var made = document.createElement("meta");
+    made.name = name;
+    return document.head.appendChild(made);
+  }
+
+  // A switch the reader asked for is kept (keep); one that follows the system is not.
+  function switchTo(index, keep) {
+    document.body.setAttribute("data-md-color-switching", "");
+    apply(index);
+    if (keep) __md_set("__palette", { index: index, color: color(inputs[index]) });
+    setTimeout(function () {
+      document.body.removeAttribute("data-md-color-switching");
+      tellBrowser();
+    });
+  }
+
+  apply(chosen());
+  form.addEventListener("change", function (event) { switchTo(inputs.indexOf(event.target), true); });
+  form.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter") return;
+    var next = inputs[(current + 1) % inputs.length];
+    next.click();
+    next.focus();
+  });
+  // Followed while the reader has not chosen: the system's light or dark mode may change while the page is open.
+  matchMedia("(prefers-color-scheme: light)").addEventListener("change", function () {
+    if (!__md_get("__palette")) switchTo(chosen(), false);
+  });
+  addEventListener("load", function () { setTimeout(tellBrowser); });
 })();
