@@ -26,7 +26,7 @@
     return Math.max(0, Math.min(index, inputs.length - 1));
   }
 
-  // Body's colour attributes, and of the toggles only the one that leads on from this palette shown.
+  // Body's colour attributes, and of the toggles only the one that leads on from this palette shown; the palette.
   function apply(index) {
     current = index;
     var palette = color(inputs[index]);
@@ -35,6 +35,7 @@
       var toggle = input.nextElementSibling;
       if (toggle instanceof HTMLLabelElement) toggle.hidden = i !== index;
     });
+    return palette;
   }
 
   // The browser's own chrome (address bar, scrollbars) in the header's colour and scheme, as Material did. Read once
@@ -57,8 +58,8 @@
   // A switch the reader asked for is kept (keep); one that follows the system is not.
   function switchTo(index, keep) {
     document.body.setAttribute("data-md-color-switching", "");
-    apply(index);
-    if (keep) __md_set("__palette", { index: index, color: color(inputs[index]) });
+    var palette = apply(index);
+    if (keep) __md_set("__palette", { index: index, color: palette });
     setTimeout(function () {
       document.body.removeAttribute("data-md-color-switching");
       tellBrowser();
