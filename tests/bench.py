@@ -30,7 +30,7 @@ from tests import bench_build
 from tests.bench_lighthouse import ROUNDS, all_pages, figure_pages, mark, scored
 from tests.bench_server import Host
 from tests.bench_trace import ALL_AWAKE, LONG_TASK_MS, MARK_READY, PHASES, hydration, repeat_phases, traced
-from tests.browser_setup import executable
+from tests.browser_setup import CHROMIUM_ARGS, executable
 from tests.conftest import ROOT
 
 SITE = ROOT / "site"
@@ -297,7 +297,7 @@ def main() -> int:
         return 0
     loads = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--disable-background-networking"])
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         for name, profile in (("loopback", None), ("throttled", THROTTLED)):
             bare = [bare_load(browser, host, profile) for _ in range(RUNS)]
             visits = [cold_and_repeat(browser, host, profile) for _ in range(RUNS)]

@@ -14,6 +14,12 @@ import sys
 from pathlib import Path
 
 SYSTEM_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run",
+                 "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
+"""How the tests and make bench start Chromium: no background downloads, and none of the browser's own omnibox
+popups, which headless Chromium 156 loads as web pages, in a renderer of their own, for every new window. Each
+new window's popups took 1.6-1.9 s of that renderer's tasks beside the page a test or the bench had opened, on
+this 2-core host; a reader's page has no such neighbour at each visit (make bench, 2026-12-07)."""
 
 
 def playwright_chromium() -> str | None:

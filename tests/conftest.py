@@ -152,10 +152,9 @@ def server(site_dir, site_port):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    from tests.browser_setup import executable
+    from tests.browser_setup import CHROMIUM_ARGS, executable
 
     path = executable()
     if path is None:
         pytest.fail("no Chromium found: run 'make test', which installs one")
-    args = ["--disable-background-networking", "--disable-component-update", "--no-first-run"]
-    return {**browser_type_launch_args, "executable_path": path, "args": args}
+    return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}

@@ -168,6 +168,16 @@ def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, ser
     assert page.uncaught == [] and page.console_errors == []
 
 
+def test_the_browser_that_tests_and_measures_the_pages_loads_no_page_of_its_own_beside_them(browser, fresh, server):
+    """The Chromium the tests and make bench start (browser_setup.CHROMIUM_ARGS) opens no page of its own in a new
+    window: none of its omnibox popups, which it loaded beside every new window otherwise (make bench)."""
+    page = fresh()
+    page.goto(server.url + "/references/")
+    targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+    assert [(t["type"], t["url"]) for t in targets if t["url"].startswith("chrome://")] == []
+    assert server.url + "/references/" in [t["url"] for t in targets if t["type"] == "page"]
+
+
 def test_a_first_start_of_python_takes_the_processor_only_once_the_page_has_bound_its_figures(fresh, server, site_dir):
     """The worker started from the head fetches the core at once, but loads and starts Pyodide only when the page
     says its figures are bound ("begin"): held back, Pyodide's loader is never fetched and no figure wakes; let
