@@ -38,21 +38,14 @@
     return palette;
   }
 
-  // The browser's own chrome (address bar, scrollbars) in the header's colour and scheme, as Material did. Read once
-  // the page is styled, never in the middle of its start, where reading a computed style restyles the page.
+  // The browser's own chrome (its address bar) in the header's colour, as Material did. Read once the page is styled,
+  // never in the middle of its start, where reading a computed style restyles the page. (The page's colour scheme
+  // comes from figures.css: Material's meta tag for it, written here, restyled every element twice.)
   function tellBrowser() {
-    var style = getComputedStyle(document.querySelector("header"));
-    meta("theme-color").content = "#" + style.backgroundColor.match(/\d+/g).slice(0, 3)
+    var found = document.head.querySelector('meta[name="theme-color"]');
+    var meta = found || document.head.appendChild(Object.assign(document.createElement("meta"), { name: "theme-color" }));
+    meta.content = "#" + getComputedStyle(document.querySelector("header")).backgroundColor.match(/\d+/g).slice(0, 3)
       .map(function (c) { return (+c).toString(16).padStart(2, "0"); }).join("");
-    meta("color-scheme").content = style.colorScheme;
-  }
-
-  function meta(name) {
-    var found = document.head.querySelector('meta[name="' + name + '"]');
-    if (found) return found;
-    var made = document.createElement("meta");
-    made.name = name;
-    return document.head.appendChild(made);
   }
 
   // A switch the reader asked for is kept (keep); one that follows the system is not.
