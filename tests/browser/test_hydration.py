@@ -173,7 +173,9 @@ def test_the_browser_that_tests_and_measures_the_pages_loads_no_page_of_its_own_
     window: none of its omnibox popups, which it loaded beside every new window otherwise (make bench)."""
     page = fresh()
     page.goto(server.url + "/references/")
-    targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+    cdp = browser.new_browser_cdp_session()
+    targets = cdp.send("Target.getTargets")["targetInfos"]
+    cdp.detach()
     assert [(t["type"], t["url"]) for t in targets if t["url"].startswith("chrome://")] == []
     assert server.url + "/references/" in [t["url"] for t in targets if t["type"] == "page"]
 
