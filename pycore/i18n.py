@@ -108,7 +108,9 @@ def catalog(lang: str) -> dict[str, str]:
     """A language's translations (none for the language the code is written in)."""
     if lang == DEFAULT:
         return {}
-    return read_po(catalog_path(lang).read_text(encoding="utf-8"))
+    # Read by the loader that imported this module: from the file at build time, from the core's archive in the
+    # browser, where the archive is on Python's path as it is and LOCALE is a path inside it.
+    return read_po(__spec__.loader.get_data(str(catalog_path(lang))).decode("utf-8"))
 
 
 def _(message: str) -> str:

@@ -111,7 +111,7 @@ def long_tasks_after_ready(events: list[dict], threshold_ms: float = LONG_TASK_M
 
 
 PHASES = ("the page, until our worker starts", "Pyodide's JavaScript", "wasm: compile and instantiate",
-          "snapshot restore (Pyodide's bootstrap)", "the core: unpack and import the bridge",
+          "snapshot restore (Pyodide's bootstrap)", "the core: its archive on the path, the bridge imported",
           "Python ready -> first figure awake")
 """The repeat visit's spans, in order; together they are the whole time to the first interactive figure."""
 

@@ -125,7 +125,10 @@ ASSETS = "assets/sqrt-dk/"
 EARLY = "early.js"
 """The classic script that starts Python's worker from a page's head, before the theme's scripts run."""
 FILES_MODULE = "runtime-files.js"
-"""The generated module that tells runtime.js the archives' names and the lock file."""
+"""The generated module that tells runtime.js the archives' names, where the core goes, and the lock file."""
+CORE_PATH = "/lib/core.zip"
+"""Where Python finds the core's archive, on its path as it is (zipimport, as Pyodide's own library): the browser
+and the build's tracing run under Node write it there, neither unpacks it."""
 MESSAGES_MODULE = "messages.js"
 """The generated module that gives i18n.js the page scripts' messages in each language (``catalogs.scripts_module``)."""
 
@@ -162,10 +165,11 @@ def empty_lock() -> dict:
 
 def files_module(runtime: Runtime) -> str:
     """The source of runtime-files.js."""
-    return ("// Written by pycore/sitegen/pack.py at build time: the archives this build ships, and Pyodide's\n"
-            "// lock file without packages (so Pyodide does not fetch its own).\n"
+    return ("// Written by pycore/sitegen/pack.py at build time: the archives this build ships, where Python finds\n"
+            "// the core, and Pyodide's lock file without packages (so Pyodide does not fetch its own).\n"
             f"export const CORE = {json.dumps(runtime.core[0])};\n"
             f"export const STDLIB = {json.dumps(runtime.stdlib[0])};\n"
+            f"export const CORE_PATH = {json.dumps(CORE_PATH)};\n"
             f"export const LOCK = {json.dumps(empty_lock())};\n")
 
 

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from ..cache import CACHE
-from .pack import PACKAGES, STDLIB, archive_name, catalog_files, core_archive, runtime_files
+from .pack import CORE_PATH, PACKAGES, STDLIB, archive_name, catalog_files, core_archive, runtime_files
 from .paths import NODE_MODULES
 
 ZIP_ROOT = "/lib/python314.zip/"
@@ -94,7 +94,7 @@ json.dumps(sorted({m.__spec__.origin.removeprefix(ROOT) for m in list(sys.module
 """
 
 COMPILE = r"""
-import io, json, pathlib, types, zipfile
+import json, types, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 
@@ -109,27 +109,29 @@ def archive(path, entries, data=()):
     # The compiled modules, then the files in data as they are (the core's catalogs).
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
         for name, body in [(n + "c", _code_to_hash_pyc(code, bytes(8), checked=False)) for n, code in entries] + \
-                [(n, pathlib.Path(n).read_bytes()) for n in data]:
+                [(n, core.read(n)) for n in data]:
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             out.writestr(info, body)
 
 
 stock = zipfile.ZipFile(ROOT.rstrip("/"))  # the stock library, still mounted
+core = zipfile.ZipFile(CORE_PATH)  # the core's sources, on the path as the browser puts them
 members = json.loads(MEMBERS_JSON)  # set by the Node side: what the figures imported
 archive("/tmp/stdlib.zip", [(n, lean(compile(stock.read(n), ROOT + n, "exec", dont_inherit=True, optimize=2)))
                             for n in members])
-archive("/tmp/core.zip", [(n, lean(compile(pathlib.Path(n).read_bytes(), n, "exec", dont_inherit=True, optimize=2)))
+archive("/tmp/core.zip", [(n, lean(compile(core.read(n), n, "exec", dont_inherit=True, optimize=2)))
                           for n in CORE_FILES], DATA_FILES)  # set by the Python side: the archive's files, in its order
 """
 
 NODE = r"""
-const [pyodideDir, corePath, drive, compile, stdlibPath, compiledCorePath] = process.argv.slice(1);
+const [pyodideDir, corePath, corePlace, drive, compile, stdlibPath, compiledCorePath] = process.argv.slice(1);
 const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
 const fs = await import("node:fs");
 try {
   const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", ...(compile ? {} : { stdLibURL: stdlibPath }) });
-  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(corePath)), "zip");
+  pyodide.FS.writeFile(corePlace, new Uint8Array(fs.readFileSync(corePath)));  // as runtime.js puts it
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(corePlace)})`);
   const members = pyodide.runPython(drive);
   if (compile) {
     pyodide.globals.set("MEMBERS_JSON", members);
@@ -168,11 +170,11 @@ def run(core_path: Path, stdlib_path: Path, compiled_core_path: Path | None) -> 
     compiled archives. Without: on the compiled library at ``stdlib_path`` and the core at ``core_path``.
     """
     drive = f"NAMED = {named_modules()!r}\nROOT = {ZIP_ROOT!r}\n{DRIVE}"
-    args = [str(NODE_MODULES / "pyodide"), str(core_path), drive]
+    args = [str(NODE_MODULES / "pyodide"), str(core_path), CORE_PATH, drive]
     if compiled_core_path:
         files, data = [archive_name(p) for p in runtime_files()], [archive_name(p) for p in catalog_files()]
-        args += [f"ROOT = {ZIP_ROOT!r}\nCORE_FILES = {files!r}\nDATA_FILES = {data!r}\n{COMPILE}", str(stdlib_path),
-                 str(compiled_core_path)]
+        args += [f"ROOT = {ZIP_ROOT!r}\nCORE_PATH = {CORE_PATH!r}\nCORE_FILES = {files!r}\nDATA_FILES = {data!r}\n{COMPILE}",
+                 str(stdlib_path), str(compiled_core_path)]
     else:
         args += ["", str(stdlib_path)]
     result = subprocess.run(["node", "--input-type=module", "-e", NODE, *args], capture_output=True, text=True,

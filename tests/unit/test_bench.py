@@ -156,7 +156,7 @@ def test_the_repeat_visit_is_split_at_the_worker_start_the_wasm_and_the_marks():
     ]
     assert repeat_phases(events) == {
         "the page, until our worker starts": 800, "Pyodide's JavaScript": 300, "wasm: compile and instantiate": 140,
-        "snapshot restore (Pyodide's bootstrap)": 160, "the core: unpack and import the bridge": 100,
+        "snapshot restore (Pyodide's bootstrap)": 160, "the core: its archive on the path, the bridge imported": 100,
         "Python ready -> first figure awake": 60, "total": 1560, "lazy wasm compile": 25}
     assert list(PHASES) == list(repeat_phases(events))[:len(PHASES)]
 

@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 from babel.messages.pofile import read_po as babel_read_po
@@ -121,6 +122,20 @@ def test_the_catalog_the_browser_reads_holds_the_runtimes_translations_and_nothi
     expected = {m.id: m.string for m in babel_read_po(io.StringIO(real)) if m.id and isinstance(m.id, str)
                 and m.string and not m.fuzzy and any(path in runtime for path, _ in m.locations)}
     assert i18n.read_po(pack.shipped_catalog(real)) == expected
+
+
+def test_the_core_on_pythons_path_as_an_archive_reads_its_catalog_from_the_archive(tmp_path):
+    # As the browser runs it: the core's archive on sys.path as it is (pack.CORE_PATH), nothing unpacked; a fresh
+    # isolated interpreter, so nothing is imported from the checkout.
+    archive = tmp_path / "core.zip"
+    archive.write_bytes(pack.core_archive()[1])
+    script = ("import json, sys; sys.path.insert(0, sys.argv[1]); from pycore import i18n; "
+              "print(json.dumps([i18n.__file__, i18n.catalog('zh')]))")
+    run = subprocess.run([sys.executable, "-I", "-c", script, str(archive)], capture_output=True, text=True, check=True)
+    where, read = json.loads(run.stdout)
+    assert where.startswith(str(archive) + "/pycore/")
+    real = i18n.catalog_path("zh").read_text(encoding="utf-8")
+    assert read == babel_translations(pack.shipped_catalog(real)) and len(read) > 100
 
 
 def test_read_po_names_a_line_it_cannot_read():

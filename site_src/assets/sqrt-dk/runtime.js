@@ -14,7 +14,7 @@
 // Two User Timing marks time the start for make bench (and DevTools): "sqrt-dk:pyodide" when Pyodide
 // is up (its wasm compiled and instantiated, the snapshot restored), "sqrt-dk:core" when the bridge is imported.
 import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
-import { CORE, LOCK, STDLIB } from "./runtime-files.js";
+import { CORE, CORE_PATH, LOCK, STDLIB } from "./runtime-files.js";
 import { packed, unpacked } from "./snapshot.js";
 
 const reason = (err) => String((err && err.message) || err);
@@ -72,7 +72,10 @@ export function createRuntime(base, post, { snapshots = true } = {}) {
                                         ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: snapshots }) });
     performance.mark("sqrt-dk:pyodide");
     post({ type: "progress", text: "the figures' code" });
-    pyodide.unpackArchive(await core, "zip"); // files the core opens later, which a snapshot does not hold
+    // The core's archive goes on Python's path as it is, not unpacked (unpacking its files took Python 50 ms of each
+    // start). A snapshot holds no files, so every start writes it; a kept start's sys.path names it already.
+    pyodide.FS.writeFile(CORE_PATH, new Uint8Array(await core));
+    if (!snapshot) pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(CORE_PATH)})`);
     handle = pyodide.pyimport("pycore.bridge").handle;
     performance.mark("sqrt-dk:core");
     return pyodide;
