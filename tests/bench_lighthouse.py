@@ -43,7 +43,7 @@ BEST = {"performance": max, "accessibility": max, "best-practices": max, "seo": 
 FIGURE = re.compile(r"<figure\b[^>]*\bdata-figure=")
 FIGURE_TAG = re.compile(r"<figure\b[^>]*>|</figure>")
 CONFIG_BASE = re.compile(r'<script id="__config"[^>]*>[^<]*?"base": "')
-EARLY = re.compile(r'<script src="([^"]*)' + re.escape(pack.ASSETS + pack.EARLY) + '"></script>')
+STARTS_PYTHON = re.compile(r'<script src="([^"]*)' + re.escape(pack.ASSETS + pack.HEAD) + '" data-python></script>')
 
 
 def page_html(page: str, site: Path = SITE) -> str:
@@ -60,7 +60,8 @@ def without_figures(html: str, page: str) -> str:
     """The page's HTML without its figures (each ``<figure data-figure>`` element, whatever it holds), to be
     served from ``page + TWIN``: a ``<base>`` resolves its relative addresses as the page's own, and Material's
     configured site root, which it resolves against the address itself, goes one level further up. Without
-    recall cards either, its head no longer starts Python (``pack.start_links``), as the build's would not."""
+    recall cards either, its head's script no longer starts Python and the wasm is not prefetched (``pack.start_links``),
+    as the build's would not; the script keeps its place, so the head asks for the same files in the same order."""
     out, start, depth, cut = [], 0, 0, False
     for tag in FIGURE_TAG.finditer(html):
         if tag.group().startswith("</"):
@@ -74,8 +75,8 @@ def without_figures(html: str, page: str) -> str:
             depth += 1
     out.append(html[start:])
     twin = CONFIG_BASE.sub(r"\g<0>../", "".join(out), count=1)
-    if "data-card=" not in twin and (early := EARLY.search(twin)):
-        twin = twin.replace(pack.start_links(early.group(1)), "", 1)
+    if "data-card=" not in twin and (head := STARTS_PYTHON.search(twin)):
+        twin = twin.replace(pack.start_links(head.group(1)), pack.head_script(head.group(1)), 1)
     return twin.replace("<head>", f'<head><base href="{page}">', 1)
 
 

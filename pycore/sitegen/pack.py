@@ -122,8 +122,9 @@ WASM = "assets/vendor/pyodide/pyodide.asm.wasm"
 """Pyodide's WebAssembly, the largest file a figure page needs."""
 ASSETS = "assets/sqrt-dk/"
 """Where the site's own scripts and the two archives live, relative to the site root."""
-EARLY = "early.js"
-"""The classic script that starts Python's worker from a page's head, before the theme's scripts run."""
+HEAD = "head.js"
+"""The classic script in every page's head: Material's storage helpers, and, marked ``data-python``, the start of
+Python's worker, before the theme's scripts run."""
 FILES_MODULE = "runtime-files.js"
 """The generated module that tells runtime.js the archives' names, where the core goes, and the lock file."""
 CORE_PATH = "/lib/core.zip"
@@ -141,15 +142,21 @@ class Runtime:
     stdlib: tuple[str, bytes]
 
 
+def head_script(root: str, python: bool = False) -> str:
+    """The head's script (HEAD) for a page whose path to the site root is ``root``; with ``python``, marked to start
+    Python's worker."""
+    return f'<script src="{root}{ASSETS}{HEAD}"{" data-python" if python else ""}></script>'
+
+
 def start_links(root: str) -> str:
-    """What a figure page's head asks for, for a page whose path to the site root is ``root``: the script that
-    starts Python's worker (EARLY), and a prefetch of Pyodide's wasm (WASM), the one file a first visit waits
+    """What a figure page's head asks for, for a page whose path to the site root is ``root``: the head's script,
+    marked to start Python's worker (HEAD), and a prefetch of Pyodide's wasm (WASM), the one file a first visit waits
     for on a slow network (4.9 s against 5.5 s without it, Step 2, the bench's throttled profile). A prefetch
     only fills the HTTP cache that the worker's fetch reads; a preload's end would be handed to the page's
     own thread, the whole 9.6 MB in one task (README, Benchmark). Pyodide's loader and the two archives are
     not preloaded: the worker asks for them as soon, and on a return visit the preloads only made the service
     worker read them twice (README, Benchmark)."""
-    return f'<script src="{root}{ASSETS}{EARLY}"></script><link rel="prefetch" href="{root}{WASM}" crossorigin>'
+    return f'{head_script(root, python=True)}<link rel="prefetch" href="{root}{WASM}" crossorigin>'
 
 
 def font_preload(root: str) -> str:

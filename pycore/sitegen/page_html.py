@@ -148,10 +148,11 @@ def download_hints(output: str, root: str) -> str:
     is already in it (drawn first in a fallback font and then again, a formula changes width and the lines
     below it move); a page with a figure or a recall card starts Python's worker while it is still parsing, and
     prefetches Pyodide's wasm (``pack.start_links``), ahead of the stylesheets, for which a script in the head
-    would otherwise wait. ``root`` is
-    the path up to the site root."""
+    would otherwise wait: its head's script moves there, marked to start the worker, so the head asks for no
+    more files than another page's. ``root`` is the path up to the site root."""
     if 'class="arithmatex"' in output:
         output = output.replace('<link rel="stylesheet"', pack.font_preload(root) + '<link rel="stylesheet"', 1)
     if "data-figure=" not in output and "data-card=" not in output:
         return output
+    output = output.replace(pack.head_script(root), "", 1)
     return output.replace('<link rel="stylesheet"', pack.start_links(root) + '<link rel="stylesheet"', 1)

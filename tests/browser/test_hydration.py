@@ -150,7 +150,7 @@ def test_the_figures_are_bound_in_a_task_of_their_own_after_materials_start(fres
 
 
 def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, server):
-    """The worker is started while the head is parsed (early.js): Material's bundle, at the end of the body, has not
+    """The worker is started while the head is parsed (head.js): Material's bundle, at the end of the body, has not
     run (no document$) and is not even parsed yet; the page then adopts that worker and starts no other of its own."""
     page = fresh()
     page.add_init_script("""window.workersStarted = []; const Started = window.Worker;

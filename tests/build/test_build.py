@@ -143,22 +143,27 @@ def test_the_core_is_shipped_compiled_module_for_module(site_dir):
 
 def test_figure_pages_start_python_and_prefetch_its_wasm_and_other_pages_do_neither(site_dir):
     """The wasm is prefetched, not preloaded: a preload's end is handled on the page's thread; Python's other files
-    have no hint, as the worker early.js starts asks for them as soon (README, Benchmark)."""
+    have no hint, as the worker head.js starts asks for them as soon (README, Benchmark). Either way the head has
+    one script, so a figure page's head asks for no more files than another page's (README, Benchmark)."""
+    asked = {}
     for page in [site_dir / "step-2/index.html", site_dir / "embed/dot-product/index.html", site_dir / "references/index.html"]:
         html_text = page.read_text()
         head = html_text.split("</head>")[0]
+        asked[page.parent.name] = len(re.findall(r'<script src=|<link rel="(?:stylesheet|preload)"', head))
 
         def resolved(pattern: str) -> set[str]:
             return {(page.parent / href).resolve().relative_to(site_dir.resolve()).as_posix()
                     for href in re.findall(pattern, head)}
         figures_here = "data-figure=" in html_text
-        assert resolved(r'<script src="([^"]+)"></script><link rel="prefetch"') == (
-            {"assets/sqrt-dk/early.js"} if figures_here else set()), page
+        assert resolved(r'<script src="([^"]+)" data-python></script><link rel="prefetch"') == (
+            {"assets/sqrt-dk/head.js"} if figures_here else set()), page
+        assert len(re.findall(r'<script src="[^"]*/head\.js"', head)) == 1, page
         assert resolved(r'<link rel="prefetch" href="([^"]+)" crossorigin>') == (
             {"assets/vendor/pyodide/pyodide.asm.wasm"} if figures_here else set()), page
         fonts = re.findall(r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" crossorigin>', head)
         hints = len(re.findall(r'rel="pre(?:load|fetch)"', html_text))
         assert figures_here + len(fonts) == hints, "every hint sits in the head, and no other file is preloaded"
+    assert asked["step-2"] == asked["references"] == 6  # the font, the head's script, four stylesheets
 
 
 def test_a_page_with_math_asks_for_the_math_font_before_its_stylesheets(site_dir):

@@ -35,7 +35,7 @@ def test_each_page_with_cards_has_an_embed_page_of_them(site_dir, site_port):
         assert re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html) == [
             ("en", f"http://127.0.0.1:{site_port}/{path}"), ("zh-Hans", f"http://127.0.0.1:{site_port}/zh/{path}")]
         assert re.findall(r'data-card="([^"]+)"', html) == [c.id for c in deck if c.page == page]
-        assert 'class="sq-embed sq-embed--cards"' in html and "figures.css" in html and 'early.js' in html
+        assert 'class="sq-embed sq-embed--cards"' in html and "figures.css" in html and 'head.js" data-python>' in html
         assert "\\(" not in html, "the math is typeset"
 
 

@@ -10,7 +10,7 @@ import { asked, t } from "./i18n.js";
 // (the site must answer with Access-Control-Allow-Origin for its files to load at all).
 function makeWorker() {
   if (self.origin !== "null") {
-    // A page with figures started it from its head (early.js); this is for one swapped in by the theme.
+    // A page with figures started it from its head (head.js); this is for one swapped in by the theme.
     const url = new URL("./worker.js", import.meta.url);
     if (window.top !== window) url.search = "framed"; // no 12 MB snapshot of Python in every host site's storage
     return new Worker(url, { type: "module" });
@@ -50,7 +50,7 @@ export class BridgeClient {
     this.phase = "loading";
     this.listener.loading("");
     this.stall = setTimeout(() => this.fail(t("Python did not start within {seconds} s (a Content-Security-Policy without 'wasm-unsafe-eval' can cause this)", { seconds: this.stallMs / 1000 })), this.stallMs);
-    const early = window.sqrtDkWorker; // started by early.js, with the events it has had so far
+    const early = window.sqrtDkWorker; // started by head.js, with the events it has had so far
     delete window.sqrtDkWorker;
     try {
       this.worker = early ? early.worker : makeWorker();

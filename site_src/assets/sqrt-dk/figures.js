@@ -59,7 +59,7 @@ function init() {
   const bound = found.map(bind);
   bindPredictions(client, bind);
   if (client.phase === "ready") wakeInOrder(bound, activate); // a page swap with Python already running
-  // Python starts at once, in a worker, off the thread that paints: on a page loaded with figures, early.js
+  // Python starts at once, in a worker, off the thread that paints: on a page loaded with figures, head.js
   // started it from the head, and this adopts it and lets a first start begin. (Waiting for the first paint, or
   // for a figure to come near, measured slower in make bench and painted no sooner.)
   client.start();

@@ -5,7 +5,7 @@
 // bundle ran, setting and clearing data-md-color-switching on body, and each of those restyled every element of the
 // page: two to three full style passes at a phone's speed, the longer the more figures (make bench). A reader's
 // switch still sets that attribute, which stops the theme's colour transitions meanwhile, and is saved as
-// Material saves it (__md_set: md-base.js), so Material's storage and this agree.
+// Material saves it (__md_set: head.js), so Material's storage and this agree.
 (function () {
   var form = document.querySelector("[data-sq-palette]");
   if (!form) return;
