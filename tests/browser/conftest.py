@@ -20,10 +20,10 @@ READY_MS = 60_000
 COURSE = "/course/"
 """The sub-path nginx serves the site under, as a teacher's server would."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-# axe-core's serious and critical findings on the page, once add_axe has added it; an argument narrows the
-# rules axe runs (its runOnly option). Only violations are collected in full: axe's documented way to
+# axe-core's serious and critical findings on the page, once add_axe has added it; an argument adds to axe's
+# options (runOnly, rules), to narrow the rules it runs. Only violations are collected in full: axe's documented way to
 # spend less time on a large page, with the same findings.
-SERIOUS = """async (only) => (await axe.run(document, {resultTypes: ['violations'], ...(only ? {runOnly: only} : {})}))
+SERIOUS = """async (options) => (await axe.run(document, {resultTypes: ['violations'], ...options}))
   .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
   .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(' | '))"""
 DRAW_ALL = "* { content-visibility: visible !important; }"
