@@ -28,7 +28,8 @@ work each, so no request can keep the worker busy for minutes. "internal error" 
 A figure request may carry ``slice_ms``: the figure then works at most about that long before
 answering. If the state is not ready yet, the answer says ``busy`` with a ``progress`` text and
 the requested ``state``, plus, where the figure can draw what is ready so far, its ``drawn``
-state with that ``svg`` and ``readouts``; the page asks again with ``continue``. Work done is
+state with that ``svg`` and ``readouts``; the page asks again with ``continue``, whose busy answers draw
+again only once the job has worked twice as long as the last drawing took (``pycore/pacing.py``). Work done is
 kept, so a newer request that needs it does not start over.
 
 A figure request may also carry ``live``: the names its page's prose binds to the figure (``pycore/live.py``).
@@ -48,7 +49,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import figures, i18n, live, notebook, params, predict, review, train
+from . import figures, i18n, live, notebook, pacing, params, predict, review, train
 from .figures import _common
 from .i18n import N_, _
 from .params import KINDS, Param, ParamError, described, from_json, kind
@@ -77,21 +78,27 @@ def bound(module: Any, state: Any, names: Sequence[str], readouts: Mapping[str, 
     return {"live": live.texts(module, state, list(names), readouts)} if names else {}
 
 
-def answer(module: Any, state: Any, slice_ms: float | None = None, names: Sequence[str] = ()) -> dict[str, Any]:
+def partial_view(module: Any, shown: Any, state: Any, names: Sequence[str]) -> dict[str, Any]:
+    """A busy answer's drawing: the state ``shown`` so far, and which bound names are not yet ``state``'s."""
+    readouts = module.readouts(shown)
+    out = {"drawn": figures.state_json(shown), "svg": module.render(shown), "readouts": readouts,
+           **caption(module, shown), **bound(module, shown, names, readouts)}
+    return {**out, "live_partial": live.partial(module, shown, state, list(names))} if names else out
+
+
+def answer(module: Any, state: Any, slice_ms: float | None = None, names: Sequence[str] = (),
+           resumed: bool = False) -> dict[str, Any]:
     """The view of ``state``, or with ``slice_ms`` a busy answer if it is not ready within that time; ``names``
-    are the page's bound names, answered for the state drawn."""
+    are the page's bound names, answered for the state drawn. A busy answer to a new request draws what is ready
+    so far; to a ``resumed`` one, only when a drawing is due (``pacing``), else it says how far it is."""
     if slice_ms is not None:
         partial = module.prepare(state, time.perf_counter() + slice_ms / 1000)
         if partial is not None:
             shown, progress = partial
             out = {"busy": True, "progress": progress, "state": figures.state_json(state),
                    "values": figures.control_values(module, state)}
-            if shown is not None:
-                readouts = module.readouts(shown)
-                out.update(drawn=figures.state_json(shown), svg=module.render(shown), readouts=readouts,
-                           **caption(module, shown), **bound(module, shown, names, readouts))
-                if names:
-                    out["live_partial"] = live.partial(module, shown, state, list(names))
+            if shown is not None and (not resumed or pacing.due(module.__name__)):
+                out.update(pacing.timed(module.__name__, lambda: partial_view(module, shown, state, names)))
             return out
     out = view(module, state)
     return {**out, **bound(module, state, names, out["readouts"])}
@@ -150,7 +157,7 @@ def resume(figure_id: str, state: Mapping[str, Any], slice_ms: float | None = No
            names: Sequence[str] = ()) -> dict[str, Any]:
     """More work toward a state an earlier answer said was busy."""
     module = figures.get(figure_id)
-    return answer(module, module.parse(from_json(state)), slice_ms, names)
+    return answer(module, module.parse(from_json(state)), slice_ms, names, resumed=True)
 
 
 # --- Reading a request: each field once, with a message that names it -------------------------------
