@@ -168,6 +168,54 @@ def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, ser
     assert page.uncaught == [] and page.console_errors == []
 
 
+# What a page's workers said and were sent, in order: Python's worker's "ready" and the theme's search index being
+# handed to the search worker (Material's setup message, the one that carries the pages' text).
+ORDER = """window.order = []; const Started = window.Worker; const post = Started.prototype.postMessage;
+  window.Worker = function (url, options) {
+    const worker = new Started(url, options);
+    worker.addEventListener('message', (e) => { if (e.data.type === 'ready') window.order.push('python ready'); });
+    return worker;
+  };
+  Started.prototype.postMessage = function (message) {
+    if (message && message.data && Array.isArray(message.data.docs)) window.order.push('search index');
+    return post.apply(this, arguments);
+  };"""
+
+
+def search_for(page, word: str) -> list[str]:
+    """Open the theme's search, type ``word``; the paths of its results' pages."""
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill(word)
+    page.locator("input.md-search__input").press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=30_000)
+    return page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => new URL(a.href).pathname)")
+
+
+def test_the_themes_search_index_is_built_only_once_python_has_started(fresh, server):
+    """On a figure page the search worker is handed its index after Python's worker has said it is ready (head.js),
+    not beside Python's start; search then finds a page by a word of its text."""
+    page = fresh()
+    page.add_init_script(ORDER)
+    page.goto(server.url + "/step-2/")
+    page.wait_for_function("window.order.length === 2", timeout=READY_MS)
+    assert page.evaluate("window.order") == ["python ready", "search index"]
+    assert "/step-4/" in search_for(page, "variance")
+    assert page.uncaught == [] and page.console_errors == []
+
+
+def test_a_reader_who_opens_search_while_python_is_still_starting_gets_results_at_once(fresh, server):
+    """Opening search lets the held index go: with a Python worker that never answers, search still finds pages."""
+    server.settings["replace"] = {"/assets/sqrt-dk/worker.js": b"self.onmessage = () => {};"}
+    page = fresh()
+    page.add_init_script(ORDER)
+    page.goto(server.url + "/step-2/")
+    page.wait_for_function("document.querySelector('[data-figure][data-bound]')")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.order") == []
+    assert "/step-4/" in search_for(page, "variance")
+    assert page.evaluate("window.order") == ["search index"]
+
+
 def test_the_browser_that_tests_and_measures_the_pages_loads_no_page_of_its_own_beside_them(browser, fresh, server):
     """The Chromium the tests and make bench start (browser_setup.CHROMIUM_ARGS) opens no page of its own in a new
     window: none of its omnibox popups, which it loaded beside every new window otherwise (make bench)."""
