@@ -4,7 +4,7 @@ Pages then carry finished math as MathML, which the browser lays out itself in t
 (mathfont.py): nothing to run in the browser, correct with JavaScript off, one element tree per
 formula (KaTeX's HTML output would add a second, several times larger), and nothing of KaTeX's to
 download. Two marks MathML needs and KaTeX leaves out are added here: a sign's prefix form and the
-Unicode letters of \\mathbb and \\mathcal.
+Unicode letters of \\mathbb and \\mathcal; and a third for the site's search.
 """
 
 from __future__ import annotations
@@ -69,6 +69,25 @@ def styled_letters(mathml: str) -> str:
     return VARIANT.sub(letter, mathml)
 
 
+DRAWN = re.compile(r"<semantics>(?P<drawn>.*)(?P<tex><annotation encoding=\"application/x-tex\">)", re.S)
+"""How KaTeX writes a formula: the drawn MathML, then its TeX source in an <annotation>."""
+WRAP = "mpadded"
+"""The element that keeps the drawn part out of search: Material's parser ends an exclusion at the first closing tag
+of the same name, so it must be a tag KaTeX writes nowhere inside (an <mpadded> without attributes is laid out
+as a plain row)."""
+
+
+def searched_as_tex(mathml: str) -> str:
+    """Keep a formula's drawn MathML out of the search index, which then holds its TeX once. Material's index takes
+    the text of both, so a result read "dkd_k" for d_k, and the drawn part alone loses every radical: its text of
+    \\sqrt{64} = 8 is "64=8"."""
+    m = DRAWN.search(mathml)
+    if m is None or f"<{WRAP}" in m.group("drawn"):
+        raise MathError(f"KaTeX's MathML is not a drawn part without <{WRAP}> and then its TeX: {mathml[:80]}")
+    return (mathml[:m.start("drawn")] + f"<{WRAP} data-search-exclude>{m.group('drawn')}</{WRAP}>"
+            + mathml[m.start("tex"):])
+
+
 class MathError(RuntimeError):
     """KaTeX could not typeset a formula; the message is KaTeX's own."""
 
@@ -103,5 +122,5 @@ def typeset(page_html: str) -> str:
         if not d:
             raise MathError(f"math without \\( \\) or \\[ \\] delimiters: {source[:60]}")
         items.append((d.group("body").strip(), d.group(1) == "\\["))
-    rendered = iter(styled_letters(prefix_signs(r)) for r in render_all(items))
+    rendered = iter(searched_as_tex(styled_letters(prefix_signs(r))) for r in render_all(items))
     return MATH.sub(lambda m: m.group("open") + next(rendered) + m.group("close"), page_html)

@@ -117,6 +117,20 @@ def test_a_sign_of_a_number_is_a_prefix_and_blackboard_letters_are_unicode(site_
         p.read_text(encoding="utf-8") for p in site_dir.glob("*/index.html"))), "a subtraction stays infix"
 
 
+def test_the_search_index_holds_each_formula_once_as_its_tex(site_dir):
+    """Material's index takes the text of a formula's drawn MathML and of its TeX annotation, one after the other;
+    the drawn part is kept out (pycore/sitegen/math.py), in both languages: Var(q·k) is there as its TeX, never as
+    the drawn text (whose function application sign U+2061 no TeX has), and a radical is not lost: the drawn
+    text of sqrt(64) = 8 is "64=8"."""
+    for index in ("search/search_index.json", "zh/search/search_index.json"):
+        docs = json.loads((site_dir / index).read_text(encoding="utf-8"))["docs"]
+        text = " ".join(doc["text"].replace("\u200b", "") for doc in docs)
+        assert "\\operatorname{Var}(q \\cdot k)" in text and "\u2061" not in text, index
+        assert "\\sqrt{64} = 8" in text and "64=8" not in text, index
+    assert '<semantics><mpadded data-search-exclude><mrow><mi>q</mi><mo>⋅</mo><mi>k</mi></mrow></mpadded>' in (
+        site_dir / "step-2/index.html").read_text(encoding="utf-8")
+
+
 def test_the_lock_file_the_runtime_passes_lists_no_packages_for_this_pyodide(site_dir):
     text = (site_dir / "assets/sqrt-dk/runtime-files.js").read_text()
     lock = json.loads(re.search(r"export const LOCK = (.*);", text).group(1))

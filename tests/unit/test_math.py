@@ -1,4 +1,4 @@
-"""The two marks the build adds to KaTeX's MathML (pycore/sitegen/math.py), on rows shaped as KaTeX writes them."""
+"""The marks the build adds to KaTeX's MathML (pycore/sitegen/math.py), on rows shaped as KaTeX writes them."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pycore.sitegen.math import MathError, prefix_signs, styled_letters
+from pycore.sitegen.math import MathError, prefix_signs, searched_as_tex, styled_letters
 
 
 @pytest.mark.parametrize("row, prefixed", [
@@ -36,3 +36,21 @@ def test_blackboard_and_script_capitals_become_unicode_letters():
 def test_a_style_without_unicode_letters_here_is_a_build_error():
     with pytest.raises(MathError, match="mathvariant='bold'"):
         styled_letters('<mi mathvariant="bold">x</mi>')
+
+
+def test_a_formulas_drawn_part_is_kept_out_of_search_and_its_tex_is_not():
+    mathml = ('<math><semantics><mrow><msqrt><mn>64</mn></msqrt><mo>=</mo><mn>8</mn></mrow>'
+              '<annotation encoding="application/x-tex">\\sqrt{64} = 8</annotation></semantics></math>')
+    assert searched_as_tex(mathml) == (
+        '<math><semantics><mpadded data-search-exclude><mrow><msqrt><mn>64</mn></msqrt><mo>=</mo><mn>8</mn></mrow>'
+        '</mpadded><annotation encoding="application/x-tex">\\sqrt{64} = 8</annotation></semantics></math>')
+
+
+@pytest.mark.parametrize("mathml", [
+    "<math><mi>x</mi></math>",  # no TeX to search by
+    '<math><semantics><mpadded><mi>x</mi></mpadded><annotation encoding="application/x-tex">x</annotation>'
+    "</semantics></math>",  # its own <mpadded> would end the exclusion early
+])
+def test_mathml_shaped_otherwise_than_katex_writes_it_is_a_build_error(mathml):
+    with pytest.raises(MathError, match="without <mpadded>"):
+        searched_as_tex(mathml)
