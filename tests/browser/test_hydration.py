@@ -149,10 +149,36 @@ def test_the_figures_are_bound_in_a_task_of_their_own_after_materials_start(fres
     assert page.uncaught == []
 
 
-def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, server):
+# What a page's workers said and were sent, in order: Python's worker's "ready" and the theme's search index being
+# handed to the search worker (Material's setup message, the one that carries the pages' text).
+ORDER = """{ window.order = []; const Started = window.Worker; const post = Started.prototype.postMessage;
+  window.Worker = function (url, options) {
+    const worker = new Started(url, options);
+    worker.addEventListener('message', (e) => { if (e.data.type === 'ready') window.order.push('python ready'); });
+    return worker;
+  };
+  Started.prototype.postMessage = function (message) {
+    if (message && message.data && Array.isArray(message.data.docs)) window.order.push('search index');
+    return post.apply(this, arguments);
+  }; }"""
+
+
+def search_for(page, word: str) -> list[str]:
+    """Open the theme's search, type ``word``; the paths of its results' pages."""
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill(word)
+    page.locator("input.md-search__input").press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=30_000)
+    return page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => new URL(a.href).pathname)")
+
+
+def test_python_starts_from_the_head_before_the_themes_bundle_has_run_and_its_search_waits(fresh, server):
     """The worker is started while the head is parsed (head.js): Material's bundle, at the end of the body, has not
-    run (no document$) and is not even parsed yet; the page then adopts that worker and starts no other of its own."""
+    run (no document$) and is not even parsed yet; the page then adopts that worker and starts no other of its own.
+    The theme's search worker is handed its index only after Python's worker has said it is ready, not beside
+    Python's start, and search then finds a page by a word of its text."""
     page = fresh()
+    page.add_init_script(ORDER)
     page.add_init_script("""window.workersStarted = []; const Started = window.Worker;
       window.Worker = function (url, options) {
         window.workersStarted.push({ url: String(url), bundleRan: 'document$' in window,
@@ -165,38 +191,6 @@ def test_python_starts_from_the_head_before_the_themes_bundle_has_run(fresh, ser
     assert [(w["url"].removeprefix(server.url), w["bundleRan"], w["bundleParsed"]) for w in ours] == [
         ("/assets/sqrt-dk/worker.js", False, False)]
     assert page.evaluate("'document$' in window && !('sqrtDkWorker' in window)")
-    assert page.uncaught == [] and page.console_errors == []
-
-
-# What a page's workers said and were sent, in order: Python's worker's "ready" and the theme's search index being
-# handed to the search worker (Material's setup message, the one that carries the pages' text).
-ORDER = """window.order = []; const Started = window.Worker; const post = Started.prototype.postMessage;
-  window.Worker = function (url, options) {
-    const worker = new Started(url, options);
-    worker.addEventListener('message', (e) => { if (e.data.type === 'ready') window.order.push('python ready'); });
-    return worker;
-  };
-  Started.prototype.postMessage = function (message) {
-    if (message && message.data && Array.isArray(message.data.docs)) window.order.push('search index');
-    return post.apply(this, arguments);
-  };"""
-
-
-def search_for(page, word: str) -> list[str]:
-    """Open the theme's search, type ``word``; the paths of its results' pages."""
-    page.locator("input.md-search__input").click()
-    page.locator("input.md-search__input").fill(word)
-    page.locator("input.md-search__input").press("End")
-    page.wait_for_selector(".md-search-result__item", timeout=30_000)
-    return page.locator(".md-search-result__item a").evaluate_all("as => as.map(a => new URL(a.href).pathname)")
-
-
-def test_the_themes_search_index_is_built_only_once_python_has_started(fresh, server):
-    """On a figure page the search worker is handed its index after Python's worker has said it is ready (head.js),
-    not beside Python's start; search then finds a page by a word of its text."""
-    page = fresh()
-    page.add_init_script(ORDER)
-    page.goto(server.url + "/step-2/")
     page.wait_for_function("window.order.length === 2", timeout=READY_MS)
     assert page.evaluate("window.order") == ["python ready", "search index"]
     assert "/step-4/" in search_for(page, "variance")
