@@ -89,7 +89,7 @@ def searched_as_tex(mathml: str) -> str:
 
 
 class MathError(RuntimeError):
-    """KaTeX could not typeset a formula; the message is KaTeX's own."""
+    """KaTeX could not typeset a formula (the message is KaTeX's own), or its MathML is not what the marks expect."""
 
 
 def render_all(items: list[tuple[str, bool]]) -> list[str]:
