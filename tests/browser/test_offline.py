@@ -330,18 +330,35 @@ def test_a_repeat_visit_starts_python_from_its_snapshot_and_draws_what_cpython_d
     assert context.errors == []
 
 
-def test_a_return_visit_asks_the_network_for_nothing_but_its_page(contexts, server):
+def compiled_from_cache(events: list[dict], name: str) -> list[int]:
+    """How many bytes of kept compiled code Chromium took for each compile of the module ``name`` in a trace (0
+    where it compiled the module anew)."""
+    return [e["args"]["data"].get("consumedCacheSize", 0) for e in events
+            if e.get("name") == "v8.compileModule" and e.get("ph") == "X"
+            and e["args"].get("data", {}).get("url", "").endswith("/" + name)]
+
+
+def test_a_return_visit_asks_the_network_for_nothing_but_its_page_and_finds_pyodide_compiled(contexts, server,
+                                                                                              browser):
     """Once the site is kept, a return visit in a new tab takes every file from the service worker's cache and
     Python's start from its snapshot: no file is even revalidated with the host. Only the page itself, which the
     worker keeps too, and the browser's own update check of sw.js may reach it. Restoring the snapshot does not
-    wait for the page's figures to be bound, as a first start does: it goes even with the page's "begin" held."""
+    wait for the page's figures to be bound, as a first start does: it goes even with the page's "begin" held.
+    Pyodide's 1 MB module comes compiled: the first visit ran it once from the cache it had filled (warm.js), and
+    Chromium kept its code there (without that, a second visit compiled it anew and a third took it compiled)."""
     context = contexts()
     snapshot_kept(first_visit(context, server.url + "/step-2/"))
     server.reset()
     page = context.new_page()
     page.add_init_script(HOLD_BEGIN)
-    page.goto(server.url + "/step-2/")
-    assert started_from(page) == "snapshot"
+    browser.start_tracing(page=page, categories=["devtools.timeline"])
+    try:
+        page.goto(server.url + "/step-2/")
+        assert started_from(page) == "snapshot"
+    finally:
+        events = json.loads(browser.stop_tracing())["traceEvents"]
+    [kept] = compiled_from_cache(events, "pyodide.asm.mjs")
+    assert kept > 10_000, "Pyodide's module was compiled anew"
     assert page.evaluate("window.heldBegin.length") == 1
     assert {path for path, status in server.settings["log"]} <= {"/step-2/", "/sw.js"}
     assert context.errors == []
