@@ -220,8 +220,11 @@ def test_train_page_and_cards_follow_the_grid_and_the_sweep():
     assert "so \"gradient to W_Q\" swings from seed to seed" in text
     assert float(first["grad-none"]) > float(first["grad-sqrt"])
     none, sqrt = (np.array(g.at("sgd", 64, d).grad_q) for d in ("none", "sqrt"))
-    q1, q3 = np.percentile(none, (25, 75))
-    assert q3 / q1 > 20 and q3 - q1 > 5 * np.subtract(*np.percentile(sqrt, (75, 25))), "the unscaled spread is wide"
+    (q1, q3), (s1, s3) = np.percentile(none, (25, 75)), np.percentile(sqrt, (25, 75))
+    # Swings: the unscaled middle half spans orders of magnitude, the scaled one less than a factor of 4; too strong:
+    # the unscaled upper quartile is above the scaled one's. (The seeds' training runs amplify rounding, so these
+    # numbers move with the host's BLAS kernels: the middle halves' ratio was 4.2 on one host, over 5 on another.)
+    assert q3 / q1 > 20 and s3 / s1 < 4 and q3 > s3, "the unscaled gradient swings from seed to seed"
     assert ("the unscaled layer's has median <span data-claim=\"train-grid.grad.sgd.64.none.median\"></span>, its "
             "middle half from <span data-claim=\"train-grid.grad.sgd.64.none.middle\"></span>") in text
     assert claims.value("train-grid.grad.sgd.64.none-smaller.percent") == f"{round(100 * np.mean(none < sqrt))}%"
