@@ -17,6 +17,7 @@ that the default language's, which comes last, sees every file of the site.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -45,9 +46,13 @@ UNPUBLISHED = ("No SITE_URL: this build names no address, so it has no oEmbed re
 
 
 def on_startup(command, dirty):
-    """Remember whether this is ``mkdocs serve``: its pages change while a browser has them open."""
+    """Remember whether this is ``mkdocs serve``: its pages change while a browser has them open. Date the
+    sitemap's pages by the last commit unless the caller set SOURCE_DATE_EPOCH: one commit, one site."""
     global _serving
     _serving = command == "serve"
+    epoch = state.source_date()
+    if epoch is not None:
+        os.environ.setdefault("SOURCE_DATE_EPOCH", epoch)
 
 
 def on_config(config):

@@ -4,6 +4,7 @@ a build starts with: the glossary's tooltips appended to every page, and the cor
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import Token
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from ..cache import CACHE, write_whole
 from . import glossary, pack, stdlib
 from .cards import Card
 from .glossary import Glossary
+from .paths import ROOT
 
 GLOSSARY = "glossary.yml"
 """The glossary's data file, in the docs folder (kept out of the site by ``exclude_docs``)."""
@@ -36,6 +38,17 @@ def folders(config) -> dict[str, str]:
     if plugin is None:
         return {}
     return {lang: "" if lang == plugin.default_language else f"{lang}/" for lang in plugin.build_languages}
+
+
+def source_date() -> str | None:
+    """The last commit's time in seconds since 1970, as SOURCE_DATE_EPOCH wants it, or None outside a git
+    checkout. MkDocs dates every page in the sitemap with that variable, or else with the day it builds, so two
+    builds of one commit on either side of midnight wrote different sitemaps, and so a different ``sw.js``."""
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%ct"], capture_output=True, text=True)
+    except OSError:  # no git on this machine
+        return None
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip().isdigit() else None
 
 
 def nested(config) -> bool:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import subprocess
+from datetime import datetime, timezone
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -15,12 +18,14 @@ import pytest
 
 from pycore import figures
 from pycore.sitegen import hook
+from pycore.sitegen.paths import ROOT
 from tests.build.test_oembed import Tags
 from tests.conftest import article_pages, build_site
 
 PUBLISHED = "https://example.org/course/"
 MACHINE = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1\])\b", re.I)
 LOC = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"
+LASTMOD = "{http://www.sitemaps.org/schemas/sitemap/0.9}lastmod"
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +57,12 @@ def texts(site: Path):
 
 def locations(sitemap: bytes) -> list[str]:
     return [loc.text for loc in ElementTree.fromstring(sitemap).iter(LOC)]
+
+
+def committed() -> datetime:
+    """When the checkout's last commit was made, as git writes it in ISO 8601."""
+    return datetime.fromisoformat(subprocess.run(["git", "-C", str(ROOT), "show", "-s", "--format=%cI", "HEAD"],
+                                                 capture_output=True, text=True, check=True).stdout.strip())
 
 
 def pages(site: Path) -> list[tuple[str, str]]:
@@ -114,6 +125,28 @@ def test_with_a_sub_path_site_url_the_sitemap_and_canonical_links_name_every_pag
         assert address in listed, path
     assert all(loc.startswith(PUBLISHED) and (published / loc[len(PUBLISHED):] / "index.html").is_file()
                for loc in listed)
+
+
+def test_the_sitemap_dates_every_page_by_the_last_commit_so_one_commit_builds_one_site(published):
+    """Dated by the day of the build, two builds of one commit on either side of midnight differed (and so did
+    sw.js, which lists the sitemap's hash)."""
+    day = committed().astimezone(timezone.utc).date()
+    for sitemap in ("sitemap.xml", "zh/sitemap.xml"):
+        dates = {d.text for d in ElementTree.fromstring((published / sitemap).read_bytes()).iter(LASTMOD)}
+        assert dates == {day.isoformat()}, sitemap
+
+
+def test_a_build_is_dated_by_the_last_commit_unless_its_caller_says_otherwise_or_there_is_no_git(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
+    hook.on_startup("build", False)
+    assert os.environ["SOURCE_DATE_EPOCH"] == "86400"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    hook.on_startup("build", False)
+    assert int(os.environ["SOURCE_DATE_EPOCH"]) == int(committed().timestamp())
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    monkeypatch.setenv("PATH", "")
+    hook.on_startup("build", False)
+    assert "SOURCE_DATE_EPOCH" not in os.environ
 
 
 def test_with_a_sub_path_site_url_every_oembed_address_is_under_it(published):
