@@ -81,7 +81,7 @@ def registry() -> dict[str, Callable[[], str]]:
     out["figure.length.sqrt.1024.times-n"] = lambda: str(round(1024 * _length_median("sqrt", 1024)))
     out["figure.length.log-n.low"] = lambda: f"{min(_length_held()):.2f}"
     out["figure.length.log-n.high"] = lambda: f"{max(_length_held()):.2f}"
-    out["figure.operating-point.moved.none-over-sqrt.16"] = lambda: fmt(_moved_ratio(16), 1)
+    out["figure.operating-point.moved.none-over-sqrt.8"] = lambda: fmt(_moved_ratio(8), 1)
     out["figure.summary-pipeline.off.saturated.percent"] = lambda: _percent(
         _readout(summary_pipeline, summary_pipeline.State(scaling="off"), "saturated"))
     return out
