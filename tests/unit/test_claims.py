@@ -681,7 +681,19 @@ def test_the_review_page_gives_fsrs_own_target():
     assert "whose desired retention, 0.9, is that nine in ten" in text and fsrs.Scheduler().desired_retention == 0.9
 
 
-def test_qk_norm_bounds_the_scaled_score_by_the_scales_times_root_dk():
+def test_qk_norm_in_its_first_form_bounds_the_score_by_its_one_scale():
+    """Henry et al.'s QK-norm: q and k divided by their lengths, times one learned g, no ÷√d_k: the score is g times
+    the cosine of their angle, so never beyond ±g, and g when they point the same way."""
+    assert "the score is \\(g\\) times the cosine of their angle, never beyond \\(\\pm g\\)" in page("assumptions.md")
+    rng = np.random.default_rng(20)
+    dk, g = 64, 7.5
+    q, k = rng.standard_normal((10_000, dk)), rng.standard_normal((10_000, dk))
+    score = g * (q * k).sum(1) / (np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1))
+    assert np.abs(score).max() < g
+    assert np.allclose(g * (q * q).sum(1) / np.linalg.norm(q, axis=1) ** 2, g)
+
+
+def test_qk_norm_as_a_layernorm_bounds_the_scaled_score_by_the_scales_times_root_dk():
     """RMS-normalized q and k times g_q and g_k, divided by √d_k: aligned, the score is g_q·g_k·√d_k, never more."""
     assert "up to \\(g_q g_k \\sqrt{d_k}\\) when they point the same way" in page("assumptions.md")
     rng = np.random.default_rng(9)
