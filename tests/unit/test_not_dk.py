@@ -176,7 +176,7 @@ def test_the_unscaled_rows_move_most_at_dk_8_as_the_caption_and_the_prose_say():
     ratio there: the figure's own curves peak at 8 of all its d_k, and so do numpy's medians of 20,000 full-vector
     rows (at 4, 8 and 16 about 0.45, 0.58 and 0.50: the peak is far wider than the rows' sampling error)."""
     for name, said in (("step-6.md", "set it to 8 to see the unscaled rows move most"),
-                       ("step-6.zh.md", "设为 8，可以看到不缩放的行变动最大")):
+                       ("step-6.zh.md", "设为 8，不除的行在这里变动最大")):
         text = " ".join((ROOT / "site_src" / name).read_text(encoding="utf-8").split())
         assert said in text and 'data-claim="figure.operating-point.moved.none-over-sqrt.8"' in text, name
     moved = operating_point.curves(operating_point.State())["moved"]
