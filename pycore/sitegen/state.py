@@ -48,7 +48,8 @@ def source_date() -> str | None:
         done = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%ct"], capture_output=True, text=True)
     except OSError:  # no git on this machine
         return None
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip().isdigit() else None
+    stamp = done.stdout.strip()
+    return stamp if done.returncode == 0 and stamp.isdigit() else None
 
 
 def nested(config) -> bool:
