@@ -172,10 +172,10 @@ def test_a_small_nudge_says_what_step_6s_aside_says():
 
 
 def test_the_unscaled_rows_move_most_at_dk_8_as_the_caption_and_the_prose_say():
-    """Step 6's caption says the right panel's unscaled line is highest at d_k = 8, and its prose gives the
+    """Step 6's caption says the right panel's "none" line (unscaled) is highest at d_k = 8, and its prose gives the
     ratio there: the figure's own curves peak at 8 of all its d_k, and so do the medians of 20,000 rows that numpy
     draws itself (at 4, 8 and 16 about 0.45, 0.58 and 0.50: the peak is far wider than the rows' sampling error)."""
-    for name, said in (("step-6.md", "at 8 the right panel's unscaled line is at its highest"),
+    for name, said in (("step-6.md", 'at 8 the right panel\'s "none" line is at its highest'),
                        ("step-6.zh.md", "设为 8 时，右图中不除的那条线最高")):
         text = " ".join((ROOT / "site_src" / name).read_text(encoding="utf-8").split())
         assert said in text and 'data-claim="figure.operating-point.moved.none-over-sqrt.8"' in text, name
